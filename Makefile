@@ -1,0 +1,44 @@
+# PGXS build of the geoidx extension (C++). `make`, `make install`,
+# `make installcheck` (pg_regress), `make isolationcheck` (isolation specs),
+# both against a running server; `make tapcheck` (TAP: they start their own
+# clusters). The core's unit tests are in CMake. test/run-all runs everything.
+EXTENSION = geoidx
+MODULE_big = geoidx
+DATA = geoidx--0.1.sql
+
+CORE_OBJS = src/core/geodesy.o src/core/sphere_bounds.o src/core/hilbert.o src/core/split.o src/core/degree_box.o
+PG_OBJS = $(patsubst %.cc,%.o,$(wildcard src/pg/*.cc))
+OBJS = $(CORE_OBJS) $(PG_OBJS)
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --load-extension=postgis --inputdir=. --outputdir=build/regress
+ISOLATION_SPECS = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
+ISOLATION_OPTS = --dbname=geoidx_isolation --load-extension=postgis --load-extension=geoidx \
+	--inputdir=test/isolation --outputdir=build/isolation
+
+PG_CONFIG ?= pg_config
+# C++17; PG15's s_lock.h uses `register`, which C++17 removed; no exceptions or RTTI may
+# cross into PostgreSQL, so none are compiled in.
+PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -Wno-register -Wno-unused-parameter \
+	-Wno-missing-field-initializers -fno-exceptions -fno-rtti -Isrc/core
+SHLIB_LINK = -lproj -lstdc++ -lm
+# The LLVM bitcode rule ignores PG_CXXFLAGS; geoidx gains nothing from JIT inlining.
+override with_llvm = no
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+PROVE_TESTS = test/t/*.pl
+
+installcheck: | build/regress
+isolationcheck: | build/isolation
+build/regress build/isolation:
+	mkdir -p $@
+
+isolationcheck:
+	$(pg_isolation_regress_installcheck) $(ISOLATION_OPTS) $(ISOLATION_SPECS)
+
+tapcheck:
+	$(prove_installcheck)
+
+.PHONY: isolationcheck tapcheck

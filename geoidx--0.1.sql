@@ -1,0 +1,128 @@
+-- geoidx 0.1: an index access method for PostGIS points that answers radius and
+-- nearest-neighbour questions in metres on the WGS84 spheroid, with the same
+-- answers as PostGIS geography.
+--
+-- Every reference to another object is schema-qualified (@extschema@ for ours,
+-- @extschema:postgis@ is not available in PG15, so PostGIS's types are reached
+-- through the search_path that CREATE EXTENSION sets to the required
+-- extensions' schemas) and nothing is CREATE OR REPLACE'd.
+
+\echo Use "CREATE EXTENSION geoidx CASCADE" to load this file. \quit
+
+-- A search circle: centre (lon/lat degrees as the geography cast leaves them),
+-- radius in metres, spheroid or sphere. It is the right-hand side of the index
+-- operator <@, so that a radius query is one index condition.
+CREATE TYPE @extschema@.geoidx_circle;
+
+CREATE FUNCTION @extschema@.geoidx_circle_in(cstring)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_circle_in'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_circle_out(@extschema@.geoidx_circle)
+	RETURNS cstring
+	AS 'MODULE_PATHNAME', 'geoidx_circle_out'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.geoidx_circle (
+	INPUT = @extschema@.geoidx_circle_in,
+	OUTPUT = @extschema@.geoidx_circle_out,
+	INTERNALLENGTH = 32,
+	ALIGNMENT = double,
+	STORAGE = plain
+);
+
+CREATE FUNCTION @extschema@.geoidx_circle(center geometry, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_circle_make'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- pos <@ circle: the index operator behind geoidx_dwithin.
+CREATE FUNCTION @extschema@.geoidx_within_circle(geometry, @extschema@.geoidx_circle)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_within_circle'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_circle_sel(internal, oid, internal, integer)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_circle_sel'
+	LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR @extschema@.<@ (
+	LEFTARG = geometry,
+	RIGHTARG = @extschema@.geoidx_circle,
+	FUNCTION = @extschema@.geoidx_within_circle,
+	RESTRICT = @extschema@.geoidx_circle_sel
+);
+
+-- a <~> b: geodesic distance in metres on WGS84, = ST_Distance(a::geography, b::geography).
+CREATE FUNCTION @extschema@.geoidx_distance_op(geometry, geometry)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_distance_op'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE OPERATOR @extschema@.<~> (
+	LEFTARG = geometry,
+	RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_distance_op,
+	COMMUTATOR = OPERATOR(@extschema@.<~>)
+);
+
+CREATE FUNCTION @extschema@.geoidx_distance(a geometry, b geometry, use_spheroid boolean DEFAULT true)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+-- The lon/lat box (degrees) that provably holds every point within the radius;
+-- what a plain GiST index on the column is given for geoidx_dwithin.
+CREATE FUNCTION @extschema@.geoidx_search_box(center geometry, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS geometry
+	AS 'MODULE_PATHNAME', 'geoidx_search_box'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_dwithin_support(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'geoidx_dwithin_support'
+	LANGUAGE C STRICT PARALLEL SAFE;
+
+-- = ST_DWithin(a::geography, b::geography, metres, use_spheroid), boundary included.
+CREATE FUNCTION @extschema@.geoidx_dwithin(a geometry, b geometry, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_dwithin'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_dwithin_support;
+
+-- Decodes an indexed value (support procedure 1 of the operator class).
+CREATE FUNCTION @extschema@.geoidx_geometry_decode(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'geoidx_geometry_decode'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_handler(internal)
+	RETURNS index_am_handler
+	AS 'MODULE_PATHNAME', 'geoidx_handler'
+	LANGUAGE C;
+
+CREATE ACCESS METHOD geoidx TYPE INDEX HANDLER @extschema@.geoidx_handler;
+COMMENT ON ACCESS METHOD geoidx IS 'exact metre radius and k-NN search over PostGIS points (WGS84)';
+
+CREATE OPERATOR CLASS @extschema@.geoidx_geometry_ops
+	DEFAULT FOR TYPE geometry USING geoidx AS
+	OPERATOR 1 @extschema@.<@ (geometry, @extschema@.geoidx_circle),
+	OPERATOR 2 @extschema@.<~> (geometry, geometry) FOR ORDER BY pg_catalog.float_ops,
+	FUNCTION 1 @extschema@.geoidx_geometry_decode(internal);
+
+-- Checks every structural invariant of the index and that every live heap row
+-- is indexed exactly once; raises an error naming the first fault.
+CREATE FUNCTION @extschema@.geoidx_verify(index regclass)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'geoidx_verify'
+	LANGUAGE C STRICT PARALLEL RESTRICTED;
+
+CREATE FUNCTION @extschema@.geoidx_stats(index regclass,
+	OUT pages bigint, OUT leaf_pages bigint, OUT internal_pages bigint,
+	OUT entries bigint, OUT depth integer, OUT leaf_fill float8,
+	OUT internal_fill float8, OUT incomplete_splits bigint)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'geoidx_stats'
+	LANGUAGE C STRICT PARALLEL RESTRICTED;

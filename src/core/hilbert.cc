@@ -1,0 +1,86 @@
+#include "hilbert.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace geoidx
+{
+
+namespace
+{
+
+constexpr uint32_t kOrder = 30;
+
+uint32_t
+quantize(double t)
+{
+	/* t in [-1, 1] -> [0, 2^kOrder - 1] */
+	double s = (t + 1.0) * 0.5 * static_cast<double>(1u << kOrder);
+	if (!(s > 0.0))
+		return 0;
+	uint32_t max = (1u << kOrder) - 1;
+	return s >= static_cast<double>(max) ? max : static_cast<uint32_t>(s);
+}
+
+} // namespace
+
+uint64_t
+hilbert_xy_to_d(uint32_t order, uint32_t x, uint32_t y)
+{
+	const uint32_t n = 1u << order;
+	uint64_t d = 0;
+	for (uint32_t s = n >> 1; s > 0; s >>= 1)
+	{
+		uint32_t rx = (x & s) ? 1 : 0;
+		uint32_t ry = (y & s) ? 1 : 0;
+		d += static_cast<uint64_t>(s) * s * ((3 * rx) ^ ry);
+		/* rotate the quadrant so that the curve stays continuous */
+		if (ry == 0)
+		{
+			if (rx == 1)
+			{
+				x = n - 1 - x;
+				y = n - 1 - y;
+			}
+			std::swap(x, y);
+		}
+	}
+	return d;
+}
+
+uint64_t
+hilbert_key(const Vec3 &v)
+{
+	double ax = std::fabs(v.x), ay = std::fabs(v.y), az = std::fabs(v.z);
+	uint64_t face;
+	double u, w, m;
+	if (ax >= ay && ax >= az)
+	{
+		face = v.x >= 0 ? 0 : 3;
+		m = ax;
+		u = v.y;
+		w = v.z;
+	}
+	else if (ay >= az)
+	{
+		face = v.y >= 0 ? 1 : 4;
+		m = ay;
+		u = v.z;
+		w = v.x;
+	}
+	else
+	{
+		face = v.z >= 0 ? 2 : 5;
+		m = az;
+		u = v.x;
+		w = v.y;
+	}
+	if (!(m > 0.0))
+		return 0;
+	/* atan makes the cells of nearly equal area, as S2's projection does */
+	double s = std::atan(u / m) * (4.0 / M_PI);
+	double t = std::atan(w / m) * (4.0 / M_PI);
+	return (face << 60) | hilbert_xy_to_d(kOrder, quantize(s), quantize(t));
+}
+
+} // namespace geoidx

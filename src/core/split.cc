@@ -1,0 +1,64 @@
+#include "split.h"
+
+#include <algorithm>
+
+namespace geoidx
+{
+
+void
+choose_split(const Box3 *boxes, size_t n, size_t min_fill, size_t *order, size_t *left_count,
+			 Box3 *prefix, double *keys)
+{
+	Box3 all = box_empty();
+	for (size_t i = 0; i < n; i++)
+		box_extend(&all, boxes[i]);
+	int axis = 0;
+	for (int a = 1; a < 3; a++)
+		if (all.hi[a] - all.lo[a] > all.hi[axis] - all.lo[axis])
+			axis = a;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		order[i] = i;
+		keys[i] = (boxes[i].lo[axis] + boxes[i].hi[axis]) * 0.5;
+	}
+	/* index as a tie-breaker keeps the split deterministic */
+	std::sort(order, order + n, [keys](size_t a, size_t b) {
+		return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
+	});
+
+	Box3 *suffix = prefix + n;
+	Box3 acc = box_empty();
+	for (size_t i = 0; i < n; i++)
+	{
+		box_extend(&acc, boxes[order[i]]);
+		prefix[i] = acc;
+	}
+	acc = box_empty();
+	for (size_t i = n; i-- > 0;)
+	{
+		box_extend(&acc, boxes[order[i]]);
+		suffix[i] = acc;
+	}
+
+	if (min_fill < 1)
+		min_fill = 1;
+	if (2 * min_fill > n)
+		min_fill = n / 2;
+	size_t best = n / 2;
+	double best_cost = -1.0;
+	for (size_t k = min_fill; k + min_fill <= n && k < n; k++)
+	{
+		if (k == 0)
+			continue;
+		double cost = box_margin(prefix[k - 1]) + box_margin(suffix[k]);
+		if (best_cost < 0.0 || cost < best_cost)
+		{
+			best_cost = cost;
+			best = k;
+		}
+	}
+	*left_count = best;
+}
+
+} // namespace geoidx

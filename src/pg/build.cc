@@ -1,0 +1,348 @@
+/*
+ * Bulk build: sort, then pack.
+ *
+ * Phase "loading tuples": table_index_build_scan hands every heap tuple to the
+ * callback, which decodes the point and feeds (hilbert key, TID, x, y) to a
+ * tuplesort, so memory is bounded by maintenance_work_mem and larger inputs
+ * spill to disk. The key orders points along a Hilbert curve on the six cube
+ * faces; TIDs break ties, so the same rows always build the same index.
+ *
+ * Phase "writing leaves": the sorted stream is cut into leaves filled to
+ * fillfactor, written through shared buffers in order (blocks 2, 3, ...), then
+ * each upper level is packed from the level below the same way, until one
+ * page's worth remains: that is written to block 1, the root. Nothing is
+ * WAL-logged while building; the finished relation is logged with
+ * log_newpage_range, which is also what makes the build crash-safe (an
+ * unfinished build leaves an index that the failed transaction drops).
+ */
+#include "hilbert.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "catalog/pg_operator_d.h"
+#include "catalog/pg_type_d.h"
+#include "executor/tuptable.h"
+#include "utils/tuplesort.h"
+}
+
+namespace
+{
+
+struct BuildState
+{
+	Relation index;
+	char *what;
+	Tuplesortstate *sort;
+	TupleTableSlot *slot;
+	double indtuples;
+	MemoryContext tmpcxt;
+};
+
+/* Positions in the sort tuple. */
+enum
+{
+	kKeyAtt = 1,
+	kTidAtt,
+	kXAtt,
+	kYAtt,
+	kNatts = kYAtt
+};
+
+int64
+tid_to_int64(ItemPointer tid)
+{
+	return ((int64) ItemPointerGetBlockNumber(tid) << 16) | ItemPointerGetOffsetNumber(tid);
+}
+
+void
+int64_to_tid(int64 v, ItemPointer tid)
+{
+	ItemPointerSet(tid, (BlockNumber) (v >> 16), (OffsetNumber) (v & 0xFFFF));
+}
+
+void
+build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
+			   void *state_)
+{
+	BuildState *state = (BuildState *) state_;
+	if (isnull[0])
+		return;
+	MemoryContext old = MemoryContextSwitchTo(state->tmpcxt);
+	GeoidxPoint p;
+	geoidx_decode_indexed(index, values[0], state->what, &p);
+	if (!p.empty)
+	{
+		geoidx::LonLat ll;
+		geoidx::Vec3 v;
+		geoidx_point_unit(&p, state->what, &ll, &v);
+		/* flip the sign bit so that int8 order is the unsigned key order */
+		uint64 key = geoidx::hilbert_key(v) ^ (UINT64CONST(1) << 63);
+		TupleTableSlot *slot = state->slot;
+		ExecClearTuple(slot);
+		slot->tts_values[kKeyAtt - 1] = Int64GetDatum((int64) key);
+		slot->tts_values[kTidAtt - 1] = Int64GetDatum(tid_to_int64(tid));
+		slot->tts_values[kXAtt - 1] = Float8GetDatum(p.x);
+		slot->tts_values[kYAtt - 1] = Float8GetDatum(p.y);
+		memset(slot->tts_isnull, 0, sizeof(bool) * kNatts);
+		ExecStoreVirtualTuple(slot);
+		tuplesort_puttupleslot(state->sort, slot);
+		state->indtuples += 1;
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(state->tmpcxt);
+}
+
+/* One level's worth of finished pages: their blocks and boxes. */
+struct Level
+{
+	BlockNumber *blocks;
+	geoidx::Box3 *boxes;
+	int64 n;
+	int64 cap;
+};
+
+void
+level_add(Level *l, BlockNumber blk, const geoidx::Box3 &box)
+{
+	if (l->n == l->cap)
+	{
+		l->cap = l->cap ? l->cap * 2 : 256;
+		l->blocks = (BlockNumber *) (l->blocks ? repalloc_huge(l->blocks, sizeof(BlockNumber) * l->cap)
+											   : palloc_extended(sizeof(BlockNumber) * l->cap,
+																 MCXT_ALLOC_HUGE));
+		l->boxes = (geoidx::Box3 *) (l->boxes
+										 ? repalloc_huge(l->boxes, sizeof(geoidx::Box3) * l->cap)
+										 : palloc_extended(sizeof(geoidx::Box3) * l->cap,
+														   MCXT_ALLOC_HUGE));
+	}
+	l->blocks[l->n] = blk;
+	l->boxes[l->n] = box;
+	l->n++;
+}
+
+/* Writes page to block blk, or to a new block at the end when blk is invalid. */
+BlockNumber
+write_page(Relation index, Page page, BlockNumber blk)
+{
+	Buffer buf = ReadBufferExtended(index, MAIN_FORKNUM, blk == InvalidBlockNumber ? P_NEW : blk,
+									RBM_NORMAL, NULL);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	memcpy(BufferGetPage(buf), page, BLCKSZ);
+	MarkBufferDirty(buf);
+	BlockNumber result = BufferGetBlockNumber(buf);
+	UnlockReleaseBuffer(buf);
+	return result;
+}
+
+int
+fill_of(int capacity, int fillfactor)
+{
+	int n = capacity * fillfactor / 100;
+	return n < 2 ? 2 : n;
+}
+
+/*
+ * Writes the leaves from the sorted stream; returns the level of leaves. If
+ * everything fits in one leaf, that leaf is the root and the level is empty.
+ */
+Level
+write_leaves(BuildState *state, Page root, int per_leaf)
+{
+	Level leaves = {NULL, NULL, 0, 0};
+	PGAlignedBlock pending_buf;
+	Page pending = pending_buf.data;
+	bool have_pending = false;
+	int64 done = 0;
+
+	geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
+	while (tuplesort_gettupleslot(state->sort, true, false, state->slot, NULL))
+	{
+		bool isnull;
+		if (GeoidxPageCount(pending) >= per_leaf)
+		{
+			/* a second leaf is coming, so the pending one is not the root */
+			level_add(&leaves, write_page(state->index, pending, InvalidBlockNumber),
+					  *GeoidxPageGetBox(pending));
+			geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
+		}
+		GeoidxLeafEntry e;
+		int64_to_tid(DatumGetInt64(slot_getattr(state->slot, kTidAtt, &isnull)), &e.tid);
+		e.flags = GEOIDX_KIND_POINT;
+		e.x = DatumGetFloat8(slot_getattr(state->slot, kXAtt, &isnull));
+		e.y = DatumGetFloat8(slot_getattr(state->slot, kYAtt, &isnull));
+		int n = GeoidxPageCount(pending);
+		GeoidxLeafEntries(pending)[n] = e;
+		GeoidxPageSetCount(pending, n + 1);
+		geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
+		geoidx::box_extend(GeoidxPageGetBox(pending), geoidx::unit_vector(geoidx::geographic_point(ll)));
+		have_pending = true;
+		if (++done % 10000 == 0)
+		{
+			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, done);
+
+	if (leaves.n == 0)
+		memcpy(root, pending, BLCKSZ); /* empty or one leaf: the root is that leaf */
+	else if (have_pending)
+		level_add(&leaves, write_page(state->index, pending, InvalidBlockNumber),
+				  *GeoidxPageGetBox(pending));
+	return leaves;
+}
+
+/* Packs one level into pages of the level above; the last one left becomes the root. */
+void
+write_upper_levels(Relation index, Level below, Page root, int per_internal)
+{
+	PGAlignedBlock page_buf;
+	Page page = page_buf.data;
+	uint16 level = 1;
+
+	while (below.n > GEOIDX_INTERNAL_CAPACITY)
+	{
+		Level above = {NULL, NULL, 0, 0};
+		int64 start = 0;
+		while (start < below.n)
+		{
+			int64 end = Min(below.n, start + per_internal);
+			/* do not leave a lone entry for a last page */
+			if (below.n - end == 1 && end - start < GEOIDX_INTERNAL_CAPACITY)
+				end = below.n;
+			geoidx_init_page(page, 0, level);
+			GeoidxInternalEntry *e = GeoidxInternalEntries(page);
+			for (int64 k = start; k < end; k++)
+			{
+				e[k - start].child = below.blocks[k];
+				e[k - start].unused = 0;
+				e[k - start].box = below.boxes[k];
+			}
+			GeoidxPageSetCount(page, (int) (end - start));
+			geoidx_recompute_box(page);
+			level_add(&above, write_page(index, page, InvalidBlockNumber), *GeoidxPageGetBox(page));
+			start = end;
+			CHECK_FOR_INTERRUPTS();
+		}
+		pfree(below.blocks);
+		pfree(below.boxes);
+		below = above;
+		level++;
+	}
+
+	geoidx_init_page(root, 0, level);
+	GeoidxInternalEntry *e = GeoidxInternalEntries(root);
+	for (int64 k = 0; k < below.n; k++)
+	{
+		e[k].child = below.blocks[k];
+		e[k].unused = 0;
+		e[k].box = below.boxes[k];
+	}
+	GeoidxPageSetCount(root, (int) below.n);
+	geoidx_recompute_box(root);
+}
+
+int
+build_fillfactor(Relation index)
+{
+	GeoidxOptions *opts = (GeoidxOptions *) index->rd_options;
+	return opts ? opts->fillfactor : GEOIDX_DEFAULT_FILLFACTOR;
+}
+
+} // namespace
+
+IndexBuildResult *
+geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	if (RelationGetNumberOfBlocks(index) != 0)
+		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
+
+	PGAlignedBlock page_buf;
+	Page page = page_buf.data;
+
+	/* blocks 0 and 1 first, so that the root's block is fixed before the leaves come */
+	geoidx_init_metapage(page);
+	write_page(index, page, InvalidBlockNumber);
+	geoidx_init_page(page, GEOIDX_F_LEAF, 0);
+	write_page(index, page, InvalidBlockNumber);
+
+	BuildState state;
+	state.index = index;
+	state.what = geoidx_index_what(index);
+	state.indtuples = 0;
+	state.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx build tuple",
+										 ALLOCSET_DEFAULT_SIZES);
+
+	TupleDesc desc = CreateTemplateTupleDesc(kNatts);
+	TupleDescInitEntry(desc, kKeyAtt, "key", INT8OID, -1, 0);
+	TupleDescInitEntry(desc, kTidAtt, "tid", INT8OID, -1, 0);
+	TupleDescInitEntry(desc, kXAtt, "x", FLOAT8OID, -1, 0);
+	TupleDescInitEntry(desc, kYAtt, "y", FLOAT8OID, -1, 0);
+	AttrNumber sort_atts[2] = {kKeyAtt, kTidAtt};
+	Oid sort_ops[2] = {Int8LessOperator, Int8LessOperator};
+	Oid collations[2] = {InvalidOid, InvalidOid};
+	bool nulls_first[2] = {false, false};
+	state.sort = tuplesort_begin_heap(desc, 2, sort_atts, sort_ops, collations, nulls_first,
+									  maintenance_work_mem, NULL, TUPLESORT_NONE);
+	state.slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	TupleTableSlot *vslot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
+	TupleTableSlot *read_slot = state.slot;
+	state.slot = vslot;
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_LOAD);
+	double reltuples =
+		table_index_build_scan(heap, index, indexInfo, true, true, build_callback, &state, NULL);
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_SORT);
+	tuplesort_performsort(state.sort);
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_WRITE);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, (int64) state.indtuples);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, 0);
+	state.slot = read_slot;
+
+	int fillfactor = build_fillfactor(index);
+	PGAlignedBlock root_buf;
+	Page root = root_buf.data;
+	Level leaves = write_leaves(&state, root, fill_of(GEOIDX_LEAF_CAPACITY, fillfactor));
+	if (leaves.n > 0)
+		write_upper_levels(index, leaves, root, fill_of(GEOIDX_INTERNAL_CAPACITY, fillfactor));
+	write_page(index, root, GEOIDX_ROOT_BLKNO);
+
+	tuplesort_end(state.sort);
+	ExecDropSingleTupleTableSlot(read_slot);
+	ExecDropSingleTupleTableSlot(vslot);
+	MemoryContextDelete(state.tmpcxt);
+
+	if (RelationNeedsWAL(index))
+		log_newpage_range(index, MAIN_FORKNUM, 0, RelationGetNumberOfBlocks(index), true);
+
+	IndexBuildResult *result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
+	result->heap_tuples = reltuples;
+	result->index_tuples = state.indtuples;
+	return result;
+}
+
+/* The init fork of an UNLOGGED index: a metapage and an empty root leaf, written and synced by hand. */
+void
+geoidx_buildempty(Relation index)
+{
+	PGAlignedBlock buf;
+	Page page = buf.data;
+
+	geoidx_init_metapage(page);
+	PageSetChecksumInplace(page, GEOIDX_METAPAGE_BLKNO);
+	smgrextend(RelationGetSmgr(index), INIT_FORKNUM, GEOIDX_METAPAGE_BLKNO, page, true);
+	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM, GEOIDX_METAPAGE_BLKNO,
+				page, true);
+
+	geoidx_init_page(page, GEOIDX_F_LEAF, 0);
+	PageSetChecksumInplace(page, GEOIDX_ROOT_BLKNO);
+	smgrextend(RelationGetSmgr(index), INIT_FORKNUM, GEOIDX_ROOT_BLKNO, page, true);
+	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM, GEOIDX_ROOT_BLKNO, page,
+				true);
+
+	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
+}

@@ -1,0 +1,500 @@
+/*
+ * The SQL-callable functions: the geoidx_circle type (text I/O and
+ * geoidx_circle(centre, metres, use_spheroid)), the index operator <@, the
+ * distance operator <~>, geoidx_distance, geoidx_dwithin and
+ * geoidx_search_box.
+ *
+ * Every answer is PostGIS geography's: the coordinates go through the
+ * geometry->geography cast (geoidx_point_unit) and the core's st_distance /
+ * st_dwithin, which repeat PostGIS's arithmetic in PostGIS's order. Argument
+ * order matters for the exact test: PostGIS's great-circle formula is not
+ * symmetric to the last bit, so geoidx_dwithin(a, b) always ends in
+ * st_dwithin(a, b), and pos <@ circle in point_within (centre first), as the
+ * index scan does.
+ *
+ * geoidx_distance, <~> and geoidx_dwithin run once per row in sequential scans:
+ * they read the points in place (no detoast for ordinary points, no palloc),
+ * and geoidx_dwithin keeps the cheap tests of the last centre it saw in
+ * fn_extra, so that most rows are decided without a geodesic.
+ */
+#include "degree_box.h"
+#include "geodesy.h"
+#include "sphere_bounds.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "access/table.h"
+#include "catalog/pg_extension.h"
+#include "commands/extension.h"
+#include "common/shortest_dec.h"
+#include "parser/parse_func.h"
+#include "utils/fmgroids.h"
+#include "utils/float.h"
+#include "utils/inval.h"
+#include "utils/syscache.h"
+}
+
+#include <cmath>
+
+/* Used by support.cc as well. */
+extern Oid geoidx_extension_schema(const char *extname);
+extern void geoidx_check_radius(double metres);
+extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
+
+namespace
+{
+
+constexpr const char *kCircleWhat = "the centre of geoidx_circle";
+constexpr int32 kSridWgs84 = 4326;
+
+/* ---------- geoidx_circle ---------- */
+
+void
+circle_syntax_error(const char *str, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type geoidx_circle: \"%s\"", str),
+			 errdetail("%s", why),
+			 errhint("The form is CIRCLE(lon lat, metres, spheroid|sphere), for example "
+					 "CIRCLE(112 -7, 200000, spheroid).")));
+}
+
+const char *
+skip_space(const char *s)
+{
+	while (*s != '\0' && isspace((unsigned char) *s))
+		s++;
+	return s;
+}
+
+void
+circle_in_context(void *arg)
+{
+	errcontext("geoidx_circle input \"%s\"", (const char *) arg);
+}
+
+/* A number at s (float8in's syntax: also NaN, Infinity); errors name the whole input. */
+double
+parse_number(const char *s, const char **end, const char *str, const char *field)
+{
+	s = skip_space(s);
+	if (*s == '\0' || *s == ',' || *s == ')')
+		circle_syntax_error(str, psprintf("The %s is missing.", field));
+	char *e;
+	double v = float8in_internal(const_cast<char *>(s), &e, "geoidx_circle", str);
+	*end = e;
+	return v;
+}
+
+/* Fills c from a centre (already decoded, not empty), a radius and the model; validates. */
+void
+fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_spheroid,
+			const char *what)
+{
+	geoidx::LonLat ll;
+
+	geoidx_check_radius(metres);
+	geoidx_point_unit(centre, what, &ll, NULL);
+	memset(c, 0, sizeof(*c));
+	c->lon = ll.lon;
+	c->lat = ll.lat;
+	c->radius = metres;
+	c->use_spheroid = use_spheroid ? 1 : 0;
+}
+
+/* ---------- decoded arguments ---------- */
+
+/* Decodes and checks one argument; false if it is EMPTY. */
+bool
+read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
+{
+	geoidx_decode_point(d, what, p);
+	if (p->empty)
+		return false;
+	geoidx_point_unit(p, what, ll, NULL);
+	return true;
+}
+
+/* ---------- <@ ---------- */
+
+struct CircleCache
+{
+	GeoidxCircle circle;
+	geoidx::RadiusTest test;
+};
+
+bool
+same_circle(const GeoidxCircle *a, const GeoidxCircle *b)
+{
+	return a->lon == b->lon && a->lat == b->lat && a->radius == b->radius &&
+		   a->use_spheroid == b->use_spheroid;
+}
+
+/* ---------- geoidx_dwithin ---------- */
+
+/*
+ * The cheap tests of the centre seen last. Either argument may be the constant
+ * one; the cache is keyed on the raw coordinates of whichever it was built from.
+ */
+struct DwithinCache
+{
+	bool valid;
+	double cx, cy; /* raw coordinates the test was built from */
+	double radius;
+	bool use_spheroid;
+	double center_lat_deg; /* as point_within computes it */
+	geoidx::RadiusTest test;
+	bool have_last;
+	double last_ax, last_ay, last_bx, last_by;
+};
+
+/* ---------- ST_MakeEnvelope ---------- */
+
+struct EnvelopeFn
+{
+	bool valid;
+	bool callback_registered;
+	FmgrInfo flinfo;
+};
+
+EnvelopeFn envelope_fn;
+
+void
+invalidate_envelope_fn(Datum arg, int cacheid, uint32 hashvalue)
+{
+	envelope_fn.valid = false;
+}
+
+const FmgrInfo *
+envelope_function()
+{
+	if (!envelope_fn.valid)
+	{
+		Oid nsp = geoidx_extension_schema("postgis");
+		const Oid argtypes[5] = {FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID};
+		List *name = list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("st_makeenvelope")));
+		Oid fn = LookupFuncName(name, 5, argtypes, false);
+
+		if (!envelope_fn.callback_registered)
+		{
+			/* A DROP/CREATE EXTENSION postgis in this backend makes us look again. */
+			CacheRegisterSyscacheCallback(PROCOID, invalidate_envelope_fn, (Datum) 0);
+			envelope_fn.callback_registered = true;
+		}
+		fmgr_info_cxt(fn, &envelope_fn.flinfo, TopMemoryContext);
+		envelope_fn.valid = true;
+	}
+	return &envelope_fn.flinfo;
+}
+
+} // namespace
+
+/* ---------- shared with support.cc ---------- */
+
+/* The schema an extension was created in (PG15 does not export get_extension_schema). */
+Oid
+geoidx_extension_schema(const char *extname)
+{
+	Oid extoid = get_extension_oid(extname, false);
+	Oid nsp = InvalidOid;
+	ScanKeyData key;
+
+	Relation rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(extoid));
+	SysScanDesc scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	HeapTuple tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(nsp))
+		elog(ERROR, "could not find the schema of extension \"%s\"", extname);
+	return nsp;
+}
+
+void
+geoidx_check_radius(double metres)
+{
+	if (std::isnan(metres))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("geoidx radius must be a number, got NaN")));
+	if (metres < 0.0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("geoidx radius must be >= 0, got %g", metres)));
+}
+
+/*
+ * The box as a PostGIS POLYGON with SRID 4326, through PostGIS's own
+ * ST_MakeEnvelope (found once per backend in the postgis extension's schema).
+ */
+Datum
+geoidx_box_geometry(const geoidx::DegreeBox *box)
+{
+	return FunctionCall5Coll(const_cast<FmgrInfo *>(envelope_function()), InvalidOid,
+							 Float8GetDatum(box->xmin), Float8GetDatum(box->ymin),
+							 Float8GetDatum(box->xmax), Float8GetDatum(box->ymax),
+							 Int32GetDatum(kSridWgs84));
+}
+
+extern "C"
+{
+PG_FUNCTION_INFO_V1(geoidx_circle_in);
+PG_FUNCTION_INFO_V1(geoidx_circle_out);
+PG_FUNCTION_INFO_V1(geoidx_circle_make);
+PG_FUNCTION_INFO_V1(geoidx_within_circle);
+PG_FUNCTION_INFO_V1(geoidx_distance_op);
+PG_FUNCTION_INFO_V1(geoidx_distance);
+PG_FUNCTION_INFO_V1(geoidx_dwithin);
+PG_FUNCTION_INFO_V1(geoidx_search_box);
+}
+
+/* CIRCLE(lon lat, metres, spheroid|sphere); the model may be left out (spheroid). */
+extern "C" Datum
+geoidx_circle_in(PG_FUNCTION_ARGS)
+{
+	const char *str = PG_GETARG_CSTRING(0);
+	const char *s = skip_space(str);
+	GeoidxPoint centre;
+	bool use_spheroid = true;
+
+	if (pg_strncasecmp(s, "circle", 6) != 0)
+		circle_syntax_error(str, "It does not start with CIRCLE.");
+	s = skip_space(s + 6);
+	if (*s != '(')
+		circle_syntax_error(str, "\"(\" is missing after CIRCLE.");
+	s++;
+
+	centre.empty = false;
+	centre.x = parse_number(s, &s, str, "longitude");
+	if (*s == ',')
+		circle_syntax_error(str, "The centre is two numbers separated by a space, \"lon lat\".");
+	centre.y = parse_number(s, &s, str, "latitude");
+	if (*s != ',')
+		circle_syntax_error(str, "\",\" is missing after the centre.");
+	double metres = parse_number(s + 1, &s, str, "radius (metres)");
+	if (*s == ',')
+	{
+		s = skip_space(s + 1);
+		const char *word = s;
+		while (isalpha((unsigned char) *s))
+			s++;
+		size_t len = s - word;
+		if (len == 8 && pg_strncasecmp(word, "spheroid", 8) == 0)
+			use_spheroid = true;
+		else if (len == 6 && pg_strncasecmp(word, "sphere", 6) == 0)
+			use_spheroid = false;
+		else
+			circle_syntax_error(str, "The model must be \"spheroid\" or \"sphere\".");
+		s = skip_space(s);
+	}
+	if (*s != ')')
+		circle_syntax_error(str, "\")\" is missing at the end.");
+	s = skip_space(s + 1);
+	if (*s != '\0')
+		circle_syntax_error(str, psprintf("Unexpected text after \")\": \"%s\".", s));
+
+	/* Validation errors name the input text too. */
+	ErrorContextCallback context;
+	context.callback = circle_in_context;
+	context.arg = const_cast<char *>(str);
+	context.previous = error_context_stack;
+	error_context_stack = &context;
+	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	fill_circle(c, &centre, metres, use_spheroid, kCircleWhat);
+	error_context_stack = context.previous;
+	PG_RETURN_POINTER(c);
+}
+
+/* Shortest text that reads back to the same double, whatever extra_float_digits says. */
+extern "C" Datum
+geoidx_circle_out(PG_FUNCTION_ARGS)
+{
+	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(0);
+	char lon[DOUBLE_SHORTEST_DECIMAL_LEN], lat[DOUBLE_SHORTEST_DECIMAL_LEN],
+		radius[DOUBLE_SHORTEST_DECIMAL_LEN];
+
+	double_to_shortest_decimal_buf(c->lon, lon);
+	double_to_shortest_decimal_buf(c->lat, lat);
+	double_to_shortest_decimal_buf(c->radius, radius);
+	PG_RETURN_CSTRING(
+		psprintf("CIRCLE(%s %s, %s, %s)", lon, lat, radius, c->use_spheroid ? "spheroid" : "sphere"));
+}
+
+/* geoidx_circle(centre geometry, metres, use_spheroid): NULL for an EMPTY centre. */
+extern "C" Datum
+geoidx_circle_make(PG_FUNCTION_ARGS)
+{
+	double metres = PG_GETARG_FLOAT8(1);
+	bool use_spheroid = PG_GETARG_BOOL(2);
+	GeoidxPoint centre;
+
+	geoidx_check_radius(metres);
+	geoidx_decode_point(PG_GETARG_DATUM(0), kCircleWhat, &centre);
+	if (centre.empty)
+		PG_RETURN_NULL();
+	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	fill_circle(c, &centre, metres, use_spheroid, kCircleWhat);
+	PG_RETURN_POINTER(c);
+}
+
+/* pos <@ circle: ST_DWithin(centre, pos, radius, use_spheroid), as the index decides it. */
+extern "C" Datum
+geoidx_within_circle(PG_FUNCTION_ARGS)
+{
+	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(1);
+	GeoidxPoint p;
+	geoidx::LonLat ll;
+
+	if (!read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
+		PG_RETURN_BOOL(false);
+
+	CircleCache *cache = (CircleCache *) fcinfo->flinfo->fn_extra;
+	if (cache == NULL || !same_circle(&cache->circle, c))
+	{
+		if (cache == NULL)
+		{
+			cache = (CircleCache *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(CircleCache));
+			fcinfo->flinfo->fn_extra = cache;
+		}
+		cache->circle = *c;
+		cache->test = geoidx::radius_test(geoidx::geographic_point({c->lon, c->lat}), c->radius,
+										  c->use_spheroid != 0);
+	}
+	PG_RETURN_BOOL(geoidx::point_within(cache->test, ll));
+}
+
+namespace
+{
+
+Datum
+distance_common(FunctionCallInfo fcinfo, bool use_spheroid, const char *what1, const char *what2)
+{
+	GeoidxPoint a, b;
+	geoidx::LonLat lla, llb;
+
+	bool have_a = read_point(PG_GETARG_DATUM(0), what1, &a, &lla);
+	bool have_b = read_point(PG_GETARG_DATUM(1), what2, &b, &llb);
+	if (!have_a || !have_b)
+		PG_RETURN_NULL();
+	PG_RETURN_FLOAT8(geoidx::st_distance(geoidx::geographic_point(lla),
+										 geoidx::geographic_point(llb), use_spheroid));
+}
+
+} // namespace
+
+/* a <~> b = ST_Distance(a::geography, b::geography); NULL if either is EMPTY. */
+extern "C" Datum
+geoidx_distance_op(PG_FUNCTION_ARGS)
+{
+	return distance_common(fcinfo, true, "the left operand of <~>", "the right operand of <~>");
+}
+
+/* = ST_Distance(a::geography, b::geography, use_spheroid) */
+extern "C" Datum
+geoidx_distance(PG_FUNCTION_ARGS)
+{
+	return distance_common(fcinfo, PG_GETARG_BOOL(2), "argument 1 of geoidx_distance",
+						   "argument 2 of geoidx_distance");
+}
+
+/* = ST_DWithin(a::geography, b::geography, metres, use_spheroid); false if either is EMPTY. */
+extern "C" Datum
+geoidx_dwithin(PG_FUNCTION_ARGS)
+{
+	double metres = PG_GETARG_FLOAT8(2);
+	bool use_spheroid = PG_NARGS() > 3 ? PG_GETARG_BOOL(3) : true;
+	GeoidxPoint a, b;
+	geoidx::LonLat lla, llb;
+
+	geoidx_check_radius(metres);
+	bool have_a = read_point(PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin", &a, &lla);
+	bool have_b = read_point(PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin", &b, &llb);
+	if (!have_a || !have_b)
+		PG_RETURN_BOOL(false);
+
+	geoidx::GeoPoint ga = geoidx::geographic_point(lla);
+	geoidx::GeoPoint gb = geoidx::geographic_point(llb);
+
+	DwithinCache *cache = (DwithinCache *) fcinfo->flinfo->fn_extra;
+	if (cache == NULL)
+	{
+		cache = (DwithinCache *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(DwithinCache));
+		fcinfo->flinfo->fn_extra = cache;
+	}
+
+	/* Which argument is the centre of the cached test, if either. */
+	int centre = 0;
+	if (cache->valid && cache->radius == metres && cache->use_spheroid == use_spheroid)
+	{
+		if (b.x == cache->cx && b.y == cache->cy)
+			centre = 2;
+		else if (a.x == cache->cx && a.y == cache->cy)
+			centre = 1;
+	}
+	if (centre == 0)
+	{
+		/* Build it around the argument that did not change since the last call (b by default). */
+		bool a_constant = cache->have_last && a.x == cache->last_ax && a.y == cache->last_ay &&
+						  !(b.x == cache->last_bx && b.y == cache->last_by);
+		centre = a_constant ? 1 : 2;
+		cache->cx = centre == 1 ? a.x : b.x;
+		cache->cy = centre == 1 ? a.y : b.y;
+		cache->radius = metres;
+		cache->use_spheroid = use_spheroid;
+		cache->test = geoidx::radius_test(centre == 1 ? ga : gb, metres, use_spheroid);
+		cache->center_lat_deg = cache->test.center.lat * 180.0 / M_PI;
+		cache->valid = true;
+	}
+	cache->have_last = true;
+	cache->last_ax = a.x;
+	cache->last_ay = a.y;
+	cache->last_bx = b.x;
+	cache->last_by = b.y;
+
+	/* The cheap tests are symmetric bounds; the exact test keeps PostGIS's argument order. */
+	const geoidx::LonLat &other = centre == 1 ? llb : lla;
+	const geoidx::GeoPoint &gother = centre == 1 ? gb : ga;
+	if (std::fabs(other.lat - cache->center_lat_deg) > cache->test.reject_dlat_deg)
+		PG_RETURN_BOOL(false);
+	switch (geoidx::classify_box(cache->test, geoidx::box_of(geoidx::unit_vector(gother))))
+	{
+		case geoidx::Verdict::outside:
+			PG_RETURN_BOOL(false);
+		case geoidx::Verdict::inside:
+			PG_RETURN_BOOL(true);
+		case geoidx::Verdict::maybe:
+			break;
+	}
+	PG_RETURN_BOOL(geoidx::st_dwithin(ga, gb, metres, use_spheroid));
+}
+
+/*
+ * geoidx_search_box(centre, metres, use_spheroid): a POLYGON (SRID 4326) in
+ * degrees that holds every point within the radius of the (normalised)
+ * centre; NULL for an EMPTY centre. See degree_box.h for the construction.
+ *
+ * Limitation: it is a box in stored coordinates and assumes they lie in
+ * [-180, 180] x [-90, 90]. A stored value that the geography cast wraps (lon
+ * 190, lat 95) is measured by geoidx_dwithin at its wrapped position, which is
+ * generally not inside this box, so a GiST index scan through
+ * pos && geoidx_search_box(...) does not find such rows while a sequential scan
+ * does. geoidx's own index (pos <@ geoidx_circle(...)) has no such limitation.
+ */
+extern "C" Datum
+geoidx_search_box(PG_FUNCTION_ARGS)
+{
+	double metres = PG_GETARG_FLOAT8(1);
+	bool use_spheroid = PG_GETARG_BOOL(2);
+	GeoidxPoint centre;
+	geoidx::LonLat ll;
+
+	geoidx_check_radius(metres);
+	if (!read_point(PG_GETARG_DATUM(0), "the centre of geoidx_search_box", &centre, &ll))
+		PG_RETURN_NULL();
+	geoidx::DegreeBox box = geoidx::search_box(ll, metres, use_spheroid);
+	PG_RETURN_DATUM(geoidx_box_geometry(&box));
+}

@@ -1,0 +1,238 @@
+/*
+ * geoidx on disk and the glue's shared declarations.
+ *
+ * The index is an R-tree over 3-D boxes of unit vectors, with the GiST
+ * concurrency protocol (right-links, NSN, FOLLOW_RIGHT) and generic WAL.
+ *
+ * Block 0 is the metapage, block 1 is always the root (a root split moves the
+ * root's entries to two new pages and leaves the root one level higher, so no
+ * pointer to the root ever changes). Every other page is a leaf (level 0) or an
+ * internal page (level >= 1):
+ *
+ *   PageHeaderData | GeoidxPageBox | entries[n] ... pd_lower | free | opaque
+ *
+ * Entries are a fixed-size array (no line pointers): n is derived from
+ * pd_lower, which keeps generic WAL records to the changed bytes and the free
+ * space out of full-page images. GeoidxPageBox covers every entry on the page
+ * (it only grows between splits), so a scan can accept or reject a whole page
+ * from the page itself, even when the parent's copy of the box is stale.
+ *
+ * A leaf entry holds the heap TID and the point's coordinates exactly as the
+ * heap's geometry holds them (doubles), which is what lets the index decide a
+ * radius or compute a distance with no heap recheck. Its flags keep a kind
+ * field so that a later version can store bounding boxes of non-point
+ * geometries in the same leaves.
+ */
+#pragma once
+
+#include "sphere_bounds.h"
+
+#include "pg.h"
+
+#define GEOIDX_MAGIC 0x67656F78 /* "geox" */
+#define GEOIDX_FORMAT_VERSION 1
+#define GEOIDX_PAGE_ID 0xFF8C /* last two bytes of every page, for pg_filedump */
+
+#define GEOIDX_METAPAGE_BLKNO 0
+#define GEOIDX_ROOT_BLKNO 1
+
+/* page flags */
+#define GEOIDX_F_META 0x0001
+#define GEOIDX_F_LEAF 0x0002
+/* Split, and the parent does not point to the right sibling yet: scans must follow rightlink. */
+#define GEOIDX_F_FOLLOW_RIGHT 0x0004
+
+typedef struct GeoidxPageOpaqueData
+{
+	XLogRecPtr nsn;		   /* end of the WAL position that finished the last split of this page */
+	BlockNumber rightlink; /* right sibling created by the last split, or InvalidBlockNumber */
+	uint16 level;		   /* 0 = leaf */
+	uint16 flags;
+	uint16 unused;
+	uint16 page_id; /* GEOIDX_PAGE_ID */
+} GeoidxPageOpaqueData;
+
+typedef GeoidxPageOpaqueData *GeoidxPageOpaque;
+
+typedef struct GeoidxMetaPageData
+{
+	uint32 magic;
+	uint32 version;
+	uint32 leaf_entry_size;
+	uint32 internal_entry_size;
+} GeoidxMetaPageData;
+
+typedef struct GeoidxPageBox
+{
+	geoidx::Box3 box;
+} GeoidxPageBox;
+
+/* leaf entry kinds (low bits of flags) */
+#define GEOIDX_KIND_POINT 0x0000
+#define GEOIDX_KIND_MASK 0x000F
+
+typedef struct GeoidxLeafEntry
+{
+	ItemPointerData tid;
+	uint16 flags;
+	double x; /* longitude as stored in the heap (the geography cast may wrap it) */
+	double y; /* latitude as stored in the heap */
+} GeoidxLeafEntry;
+
+typedef struct GeoidxInternalEntry
+{
+	BlockNumber child;
+	uint32 unused;
+	geoidx::Box3 box; /* covers the child's page box */
+} GeoidxInternalEntry;
+
+static_assert(sizeof(GeoidxLeafEntry) == 24, "leaf entry layout is part of the on-disk format");
+static_assert(sizeof(GeoidxInternalEntry) == 56, "internal entry layout is part of the on-disk format");
+
+#define GeoidxPageGetOpaque(page) ((GeoidxPageOpaque) PageGetSpecialPointer(page))
+#define GeoidxPageIsLeaf(page) ((GeoidxPageGetOpaque(page)->flags & GEOIDX_F_LEAF) != 0)
+#define GeoidxPageGetMeta(page) ((GeoidxMetaPageData *) PageGetContents(page))
+#define GeoidxPageGetBox(page) (&((GeoidxPageBox *) PageGetContents(page))->box)
+#define GEOIDX_ENTRIES_OFFSET (MAXALIGN(SizeOfPageHeaderData) + MAXALIGN(sizeof(GeoidxPageBox)))
+#define GEOIDX_ENTRIES_SPACE \
+	(BLCKSZ - GEOIDX_ENTRIES_OFFSET - MAXALIGN(sizeof(GeoidxPageOpaqueData)))
+#define GEOIDX_LEAF_CAPACITY ((int) (GEOIDX_ENTRIES_SPACE / sizeof(GeoidxLeafEntry)))
+#define GEOIDX_INTERNAL_CAPACITY ((int) (GEOIDX_ENTRIES_SPACE / sizeof(GeoidxInternalEntry)))
+
+static inline GeoidxLeafEntry *
+GeoidxLeafEntries(Page page)
+{
+	return (GeoidxLeafEntry *) ((char *) page + GEOIDX_ENTRIES_OFFSET);
+}
+
+static inline GeoidxInternalEntry *
+GeoidxInternalEntries(Page page)
+{
+	return (GeoidxInternalEntry *) ((char *) page + GEOIDX_ENTRIES_OFFSET);
+}
+
+static inline int
+GeoidxPageEntrySize(Page page)
+{
+	return GeoidxPageIsLeaf(page) ? (int) sizeof(GeoidxLeafEntry) : (int) sizeof(GeoidxInternalEntry);
+}
+
+static inline int
+GeoidxPageCount(Page page)
+{
+	return (int) ((((PageHeader) page)->pd_lower - GEOIDX_ENTRIES_OFFSET) / GeoidxPageEntrySize(page));
+}
+
+static inline int
+GeoidxPageCapacity(Page page)
+{
+	return GeoidxPageIsLeaf(page) ? GEOIDX_LEAF_CAPACITY : GEOIDX_INTERNAL_CAPACITY;
+}
+
+static inline void
+GeoidxPageSetCount(Page page, int n)
+{
+	((PageHeader) page)->pd_lower = (LocationIndex) (GEOIDX_ENTRIES_OFFSET + n * GeoidxPageEntrySize(page));
+}
+
+/* reloptions */
+typedef struct GeoidxOptions
+{
+	int32 vl_len_;
+	int fillfactor; /* how full the bulk build packs leaves, percent */
+} GeoidxOptions;
+
+#define GEOIDX_DEFAULT_FILLFACTOR 90
+#define GEOIDX_MIN_FILLFACTOR 10
+
+/* a decoded indexed value */
+typedef struct GeoidxPoint
+{
+	bool empty;
+	double x;
+	double y;
+} GeoidxPoint;
+
+typedef struct GeoidxDecodeRequest
+{
+	Datum value;
+	const char *what;
+	GeoidxPoint result;
+} GeoidxDecodeRequest;
+
+/* gserialized.cc: reads a PostGIS geometry/geography datum */
+extern char *geoidx_index_what(Relation index);
+extern void geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out);
+extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
+extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
+							  geoidx::Vec3 *v);
+extern geoidx::LonLat geoidx_entry_lonlat(double x, double y);
+
+/* page.cc: pages, buffers, WAL */
+extern void geoidx_init_page(Page page, uint16 flags, uint16 level);
+extern void geoidx_init_metapage(Page page);
+extern void geoidx_check_page(Relation index, Buffer buf, Page page);
+extern void geoidx_check_metapage(Relation index);
+extern Buffer geoidx_new_buffer(Relation index);
+extern XLogRecPtr geoidx_finish(Relation index, GenericXLogState *state, Buffer *bufs, int nbufs);
+extern XLogRecPtr geoidx_current_lsn(Relation index);
+extern XLogRecPtr geoidx_page_lsn(Relation index, Buffer buf);
+extern void geoidx_recompute_box(Page page);
+extern const char *geoidx_relname(Relation index);
+
+/* insert.cc */
+extern bool geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
+						  Relation heap, IndexUniqueCheck checkUnique, bool indexUnchanged,
+						  IndexInfo *indexInfo);
+
+/* build.cc */
+extern IndexBuildResult *geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo);
+extern void geoidx_buildempty(Relation index);
+
+/* scan.cc */
+extern IndexScanDesc geoidx_beginscan(Relation index, int nkeys, int norderbys);
+extern void geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys,
+						  int norderbys);
+extern bool geoidx_gettuple(IndexScanDesc scan, ScanDirection dir);
+extern int64 geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void geoidx_endscan(IndexScanDesc scan);
+
+/* vacuum.cc */
+extern IndexBulkDeleteResult *geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
+												IndexBulkDeleteCallback callback,
+												void *callback_state);
+extern IndexBulkDeleteResult *geoidx_vacuumcleanup(IndexVacuumInfo *info,
+												   IndexBulkDeleteResult *stats);
+
+/* validate.cc */
+extern bool geoidx_validate(Oid opclassoid);
+
+/* handler.cc */
+extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
+								Cost *indexStartupCost, Cost *indexTotalCost,
+								Selectivity *indexSelectivity, double *indexCorrelation,
+								double *indexPages);
+
+/* build phases reported in pg_stat_progress_create_index */
+#define GEOIDX_PHASE_LOAD 2
+#define GEOIDX_PHASE_SORT 3
+#define GEOIDX_PHASE_WRITE 4
+
+/* strategies */
+#define GEOIDX_STRATEGY_WITHIN 1
+#define GEOIDX_STRATEGY_DISTANCE 2
+#define GEOIDX_NSTRATEGIES 2
+#define GEOIDX_DECODE_PROC 1
+#define GEOIDX_NPROCS 1
+
+/* the circle type (geoidx_circle): fixed 32 bytes */
+typedef struct GeoidxCircle
+{
+	double lon; /* centre, degrees, normalised as the geography cast does */
+	double lat;
+	double radius; /* metres, >= 0, may be +Infinity */
+	int32 use_spheroid;
+	int32 unused;
+} GeoidxCircle;
+
+static_assert(sizeof(GeoidxCircle) == 32, "geoidx_circle is INTERNALLENGTH 32");

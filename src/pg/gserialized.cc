@@ -1,0 +1,187 @@
+/*
+ * Reading points out of PostGIS's GSERIALIZED varlena (geometry and geography
+ * share it). Debian ships no PostGIS headers, so the layout is decoded here
+ * from its documentation (liblwgeom/gserialized.txt):
+ *
+ *   varlena header | srid (3 bytes, 21-bit signed) | gflags (1 byte)
+ *   [v2 with G2FLAG_EXTENDED: 8 bytes of extended flags]
+ *   [bbox: float4 pairs, 2 * ndims of them, or 6 for geodetic]
+ *   uint32 type | uint32 npoints | npoints * ndims doubles
+ *
+ * Only a point needs decoding, and a point is never toasted in practice, but a
+ * compressed or external value is still detoasted rather than misread.
+ */
+#include "geodesy.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "access/detoast.h"
+}
+
+namespace
+{
+
+constexpr uint8 kFlagZ = 0x01;
+constexpr uint8 kFlagM = 0x02;
+constexpr uint8 kFlagBbox = 0x04;
+constexpr uint8 kFlagGeodetic = 0x08;
+constexpr uint8 kFlagExtended = 0x10; /* v2 only */
+constexpr uint8 kFlagVersion = 0x40;  /* set in v2 */
+constexpr uint32 kPointType = 1;
+constexpr int32 kSridWgs84 = 4326;
+
+const char *
+type_name(uint32 type)
+{
+	static const char *const names[] = {"Unknown",		  "Point",			  "LineString",
+										"Polygon",		  "MultiPoint",		  "MultiLineString",
+										"MultiPolygon",	  "GeometryCollection", "CircularString",
+										"CompoundCurve",  "CurvePolygon",	  "MultiCurve",
+										"MultiSurface",	  "PolyhedralSurface", "Triangle",
+										"Tin"};
+	return type < lengthof(names) ? names[type] : "unknown type";
+}
+
+void
+malformed(const char *what, const char *why)
+{
+	ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("malformed geometry in %s", what), errdetail("%s", why)));
+}
+
+} // namespace
+
+void
+geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+	struct varlena *copy = NULL;
+	const uint8 *data;
+	Size len;
+
+	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+		v = copy = detoast_attr(v);
+	if (VARATT_IS_SHORT(v))
+	{
+		data = (const uint8 *) VARDATA_SHORT(v);
+		len = VARSIZE_SHORT(v) - VARHDRSZ_SHORT;
+	}
+	else
+	{
+		data = (const uint8 *) VARDATA(v);
+		len = VARSIZE(v) - VARHDRSZ;
+	}
+
+	if (len < 4 + 8)
+		malformed(what, "the value is shorter than a geometry header");
+
+	int32 srid = (int32) (((uint32) data[0] << 16) | ((uint32) data[1] << 8) | data[2]);
+	srid = (int32) ((uint32) srid << 11) >> 11;
+	uint8 flags = data[3];
+	bool v2 = (flags & kFlagVersion) != 0;
+	int ndims = 2 + ((flags & kFlagZ) ? 1 : 0) + ((flags & kFlagM) ? 1 : 0);
+	Size off = 4;
+	if (v2 && (flags & kFlagExtended))
+		off += 8;
+	if (flags & kFlagBbox)
+		off += ((flags & kFlagGeodetic) ? 6 : 2 * ndims) * sizeof(float4);
+	if (len < off + 8)
+		malformed(what, "the value ends inside its header");
+
+	uint32 type, npoints;
+	memcpy(&type, data + off, sizeof(uint32));
+	memcpy(&npoints, data + off + 4, sizeof(uint32));
+	off += 8;
+
+	if (type != kPointType)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("%s must be a point, not a %s", what, type_name(type)),
+						errhint("geoidx indexes and measures POINT geometries only.")));
+	if (srid != kSridWgs84 && srid != 0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("%s has SRID %d, geoidx needs SRID 4326 (WGS 84 longitude/latitude)",
+							   what, srid),
+						errhint("Transform it with ST_Transform(geom, 4326); SRID 0 is taken as 4326, "
+								"as the geography cast does.")));
+	if (npoints > 1)
+		malformed(what, "a point with more than one coordinate");
+
+	out->empty = (npoints == 0);
+	out->x = out->y = 0.0;
+	if (!out->empty)
+	{
+		if (len < off + (Size) ndims * sizeof(double))
+			malformed(what, "the value ends inside its coordinates");
+		memcpy(&out->x, data + off, sizeof(double));
+		memcpy(&out->y, data + off + sizeof(double), sizeof(double));
+	}
+	if (copy)
+		pfree(copy);
+}
+
+void
+geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll_out, geoidx::Vec3 *v)
+{
+	geoidx::LonLat local;
+	geoidx::LonLat *ll = ll_out ? ll_out : &local;
+	if (geoidx::normalize_like_geography(p->x, p->y, ll) == geoidx::CoordCheck::not_finite)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("%s has a coordinate that is not a finite number (%g %g)", what, p->x,
+							   p->y),
+						errdetail("Longitude and latitude must be finite; NaN and Infinity have no "
+								  "place on the Earth.")));
+	if (v)
+		*v = geoidx::unit_vector(geoidx::geographic_point(*ll));
+}
+
+geoidx::LonLat
+geoidx_entry_lonlat(double x, double y)
+{
+	geoidx::LonLat ll;
+	if (x >= -180.0 && x <= 180.0 && y >= -90.0 && y <= 90.0)
+	{
+		ll.lon = x;
+		ll.lat = y;
+	}
+	else
+		(void) geoidx::normalize_like_geography(x, y, &ll);
+	return ll;
+}
+
+extern "C"
+{
+PG_FUNCTION_INFO_V1(geoidx_geometry_decode);
+}
+
+/*
+ * Support procedure 1: decode one indexed value. Its argument is a
+ * GeoidxDecodeRequest; a geography operator class would register a twin of it.
+ */
+extern "C" Datum
+geoidx_geometry_decode(PG_FUNCTION_ARGS)
+{
+	GeoidxDecodeRequest *req = (GeoidxDecodeRequest *) PG_GETARG_POINTER(0);
+	geoidx_decode_point(req->value, req->what, &req->result);
+	PG_RETURN_POINTER(req);
+}
+
+char *
+geoidx_index_what(Relation index)
+{
+	return psprintf("the value indexed by \"%s\"", RelationGetRelationName(index));
+}
+
+void
+geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out)
+{
+	GeoidxDecodeRequest req;
+
+	req.value = value;
+	req.what = what;
+	FunctionCall1(index_getprocinfo(index, 1, GEOIDX_DECODE_PROC), PointerGetDatum(&req));
+	*out = req.result;
+	if (!out->empty)
+		geoidx_point_unit(out, what, NULL, NULL);
+}

@@ -1,0 +1,169 @@
+/*
+ * The access method handler: what geoidx can do, its options, its costs.
+ */
+#include "geoidx.h"
+
+extern "C"
+{
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "utils/selfuncs.h"
+#include "utils/float.h"
+
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(geoidx_handler);
+}
+
+namespace
+{
+
+relopt_kind geoidx_relopt_kind;
+
+bytea *
+geoidx_options(Datum reloptions, bool validate)
+{
+	static const relopt_parse_elt tab[] = {
+		{"fillfactor", RELOPT_TYPE_INT, offsetof(GeoidxOptions, fillfactor)},
+	};
+	return (bytea *) build_reloptions(reloptions, validate, geoidx_relopt_kind, sizeof(GeoidxOptions),
+									  tab, lengthof(tab));
+}
+
+char *
+geoidx_buildphasename(int64 phase)
+{
+	switch (phase)
+	{
+		case PROGRESS_CREATEIDX_SUBPHASE_INITIALIZE:
+			return (char *) "initializing";
+		case GEOIDX_PHASE_LOAD:
+			return (char *) "loading tuples";
+		case GEOIDX_PHASE_SORT:
+			return (char *) "sorting tuples";
+		case GEOIDX_PHASE_WRITE:
+			return (char *) "writing pages";
+		default:
+			return NULL;
+	}
+}
+
+bool
+geoidx_property(Oid index_oid, int attno, IndexAMProperty prop, const char *propname, bool *res,
+				bool *isnull)
+{
+	if (attno == 0)
+		return false; /* index-wide properties: the core answers from the handler flags */
+	switch (prop)
+	{
+		case AMPROP_DISTANCE_ORDERABLE:
+			/* column 1 is ordered by <~> (strategy 2) whatever the opclass, as validated */
+			*res = (attno == 1);
+			return true;
+		case AMPROP_RETURNABLE:
+			*res = false;
+			return true;
+		case AMPROP_SEARCH_ARRAY:
+		case AMPROP_SEARCH_NULLS:
+			*res = false;
+			return true;
+		default:
+			return false;
+	}
+}
+
+} // namespace
+
+/*
+ * Costs: genericcostestimate charges the pages and tuples the selectivity
+ * implies. On top of it, each index tuple costs a little more than the generic
+ * operator cost (a trigonometric bound, sometimes a geodesic), and an ORDER BY
+ * scan descends as many levels as the tree has before the first tuple.
+ */
+void
+geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *indexStartupCost,
+					Cost *indexTotalCost, Selectivity *indexSelectivity, double *indexCorrelation,
+					double *indexPages)
+{
+	GenericCosts costs;
+	MemSet(&costs, 0, sizeof(costs));
+	genericcostestimate(root, path, loop_count, &costs);
+
+	IndexOptInfo *index = path->indexinfo;
+	double levels = 1.0;
+	if (index->tuples > 1.0)
+		levels = ceil(log(index->tuples) / log((double) GEOIDX_INTERNAL_CAPACITY * 0.7)) + 1.0;
+
+	Cost per_tuple = 2.0 * cpu_operator_cost;
+	costs.indexTotalCost += costs.numIndexTuples * per_tuple;
+	if (path->indexorderbys != NIL)
+		costs.indexStartupCost += levels * (random_page_cost + 50.0 * cpu_operator_cost);
+
+	*indexStartupCost = costs.indexStartupCost;
+	*indexTotalCost = costs.indexTotalCost;
+	*indexSelectivity = costs.indexSelectivity;
+	*indexCorrelation = costs.indexCorrelation;
+	*indexPages = costs.numIndexPages;
+}
+
+extern "C" Datum
+geoidx_handler(PG_FUNCTION_ARGS)
+{
+	IndexAmRoutine *am = makeNode(IndexAmRoutine);
+
+	am->amstrategies = GEOIDX_NSTRATEGIES;
+	am->amsupport = GEOIDX_NPROCS;
+	am->amoptsprocnum = 0;
+	am->amcanorder = false;
+	am->amcanorderbyop = true;
+	am->amcanbackward = false;
+	am->amcanunique = false;
+	am->amcanmulticol = false;
+	am->amoptionalkey = true;
+	am->amsearcharray = false;
+	am->amsearchnulls = false;
+	am->amstorage = false;
+	am->amclusterable = true;
+	am->ampredlocks = false;
+	am->amcanparallel = false;
+	am->amcaninclude = false;
+	am->amusemaintenanceworkmem = true;
+	am->amparallelvacuumoptions = VACUUM_OPTION_PARALLEL_BULKDEL | VACUUM_OPTION_PARALLEL_CLEANUP;
+	am->amkeytype = InvalidOid;
+
+	am->ambuild = geoidx_build;
+	am->ambuildempty = geoidx_buildempty;
+	am->aminsert = geoidx_insert;
+	am->ambulkdelete = geoidx_bulkdelete;
+	am->amvacuumcleanup = geoidx_vacuumcleanup;
+	am->amcanreturn = NULL;
+	am->amcostestimate = geoidx_costestimate;
+	am->amoptions = geoidx_options;
+	am->amproperty = geoidx_property;
+	am->ambuildphasename = geoidx_buildphasename;
+	am->amvalidate = geoidx_validate;
+	am->amadjustmembers = NULL;
+	am->ambeginscan = geoidx_beginscan;
+	am->amrescan = geoidx_rescan;
+	am->amgettuple = geoidx_gettuple;
+	am->amgetbitmap = geoidx_getbitmap;
+	am->amendscan = geoidx_endscan;
+	am->ammarkpos = NULL;
+	am->amrestrpos = NULL;
+	am->amestimateparallelscan = NULL;
+	am->aminitparallelscan = NULL;
+	am->amparallelrescan = NULL;
+
+	PG_RETURN_POINTER(am);
+}
+
+extern "C" void _PG_init(void);
+
+void
+_PG_init(void)
+{
+	geoidx_relopt_kind = add_reloption_kind();
+	add_int_reloption(geoidx_relopt_kind, "fillfactor",
+					  "Packs every page to this percentage of its capacity when the index is built",
+					  GEOIDX_DEFAULT_FILLFACTOR, GEOIDX_MIN_FILLFACTOR, 100, AccessExclusiveLock);
+}

@@ -1,0 +1,211 @@
+/*
+ * Pages, buffers and WAL.
+ *
+ * Every change to a page goes through generic WAL (GenericXLogStart /
+ * RegisterBuffer / geoidx_finish). Generic WAL logs the byte ranges that
+ * changed, and treats pd_lower..pd_upper as a hole, so an append to a leaf
+ * logs one entry plus the page box.
+ *
+ * The concurrency protocol compares page LSNs with NSNs, so every page change
+ * must advance the page LSN, also for UNLOGGED and TEMP indexes where generic
+ * WAL writes nothing and sets no LSN: there geoidx_finish stamps a fake LSN
+ * the way GiST does.
+ */
+#include "geoidx.h"
+
+extern "C"
+{
+#include "storage/checksum.h"
+}
+
+void
+geoidx_init_page(Page page, uint16 flags, uint16 level)
+{
+	PageInit(page, BLCKSZ, sizeof(GeoidxPageOpaqueData));
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+	op->nsn = InvalidXLogRecPtr;
+	op->rightlink = InvalidBlockNumber;
+	op->level = level;
+	op->flags = flags;
+	op->unused = 0;
+	op->page_id = GEOIDX_PAGE_ID;
+	*GeoidxPageGetBox(page) = geoidx::box_empty();
+	((PageHeader) page)->pd_lower = GEOIDX_ENTRIES_OFFSET;
+}
+
+void
+geoidx_init_metapage(Page page)
+{
+	PageInit(page, BLCKSZ, sizeof(GeoidxPageOpaqueData));
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+	op->nsn = InvalidXLogRecPtr;
+	op->rightlink = InvalidBlockNumber;
+	op->level = 0;
+	op->flags = GEOIDX_F_META;
+	op->unused = 0;
+	op->page_id = GEOIDX_PAGE_ID;
+	GeoidxMetaPageData *meta = GeoidxPageGetMeta(page);
+	meta->magic = GEOIDX_MAGIC;
+	meta->version = GEOIDX_FORMAT_VERSION;
+	meta->leaf_entry_size = sizeof(GeoidxLeafEntry);
+	meta->internal_entry_size = sizeof(GeoidxInternalEntry);
+	((PageHeader) page)->pd_lower = (LocationIndex) ((char *) (meta + 1) - (char *) page);
+}
+
+const char *
+geoidx_relname(Relation index)
+{
+	return RelationGetRelationName(index);
+}
+
+static void
+corrupted(Relation index, BlockNumber blk, const char *why)
+{
+	ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+					errmsg("index \"%s\" contains corrupted page at block %u",
+						   RelationGetRelationName(index), blk),
+					errdetail("%s", why), errhint("Please REINDEX it.")));
+}
+
+/*
+ * Cheap checks on every page geoidx reads, so that a garbage page is an error
+ * and not a crash or an endless loop.
+ */
+void
+geoidx_check_page(Relation index, Buffer buf, Page page)
+{
+	BlockNumber blk = BufferGetBlockNumber(buf);
+	PageHeader ph = (PageHeader) page;
+
+	if (PageIsNew(page))
+		corrupted(index, blk, "the page is all zeroes");
+	if (ph->pd_special != BLCKSZ - MAXALIGN(sizeof(GeoidxPageOpaqueData)))
+		corrupted(index, blk, "the special space has the wrong size");
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+	if (op->page_id != GEOIDX_PAGE_ID)
+		corrupted(index, blk, "the page does not carry the geoidx page id");
+	if (op->flags & GEOIDX_F_META)
+	{
+		if (blk != GEOIDX_METAPAGE_BLKNO)
+			corrupted(index, blk, "a metapage outside block 0");
+		return;
+	}
+	if (blk == GEOIDX_METAPAGE_BLKNO)
+		corrupted(index, blk, "block 0 is not a metapage");
+	if ((op->flags & ~(GEOIDX_F_LEAF | GEOIDX_F_FOLLOW_RIGHT)) != 0)
+		corrupted(index, blk, "unknown page flags");
+	if (((op->flags & GEOIDX_F_LEAF) != 0) != (op->level == 0))
+		corrupted(index, blk, "the leaf flag disagrees with the level");
+	if (op->level > 32)
+		corrupted(index, blk, "the level is impossibly high");
+	int esz = GeoidxPageEntrySize(page);
+	if (ph->pd_lower < GEOIDX_ENTRIES_OFFSET || ph->pd_lower > ph->pd_upper ||
+		(ph->pd_lower - GEOIDX_ENTRIES_OFFSET) % esz != 0 ||
+		GeoidxPageCount(page) > GeoidxPageCapacity(page))
+		corrupted(index, blk, "pd_lower does not end an entry array");
+	if (op->rightlink == blk || op->rightlink == GEOIDX_METAPAGE_BLKNO ||
+		op->rightlink == GEOIDX_ROOT_BLKNO)
+		corrupted(index, blk, "the right-link points to itself, the metapage or the root");
+	if (blk == GEOIDX_ROOT_BLKNO && (op->rightlink != InvalidBlockNumber ||
+									 (op->flags & GEOIDX_F_FOLLOW_RIGHT)))
+		corrupted(index, blk, "the root has a right sibling");
+}
+
+void
+geoidx_check_metapage(Relation index)
+{
+	Buffer buf = ReadBuffer(index, GEOIDX_METAPAGE_BLKNO);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	Page page = BufferGetPage(buf);
+	geoidx_check_page(index, buf, page);
+	GeoidxMetaPageData *meta = GeoidxPageGetMeta(page);
+	if (!(GeoidxPageGetOpaque(page)->flags & GEOIDX_F_META) || meta->magic != GEOIDX_MAGIC)
+		corrupted(index, GEOIDX_METAPAGE_BLKNO, "the metapage has no geoidx magic number");
+	if (meta->version != GEOIDX_FORMAT_VERSION)
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						errmsg("index \"%s\" has on-disk format %u, this geoidx reads format %d",
+							   RelationGetRelationName(index), meta->version, GEOIDX_FORMAT_VERSION),
+						errhint("REINDEX it.")));
+	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * A new page at the end of the relation, exclusively locked. geoidx never
+ * frees pages (see README: page reuse and standbys), so there is nothing to take
+ * from the free space map.
+ */
+Buffer
+geoidx_new_buffer(Relation index)
+{
+	bool needLock = !RELATION_IS_LOCAL(index);
+	if (needLock)
+		LockRelationForExtension(index, ExclusiveLock);
+	Buffer buf = ReadBuffer(index, P_NEW);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	if (needLock)
+		UnlockRelationForExtension(index, ExclusiveLock);
+	return buf;
+}
+
+static XLogRecPtr
+fake_lsn(Relation index)
+{
+	static XLogRecPtr temp_counter = FirstNormalUnloggedLSN;
+
+	if (index->rd_rel->relpersistence == RELPERSISTENCE_TEMP)
+		return temp_counter++;
+	return GetFakeLSNForUnloggedRel();
+}
+
+XLogRecPtr
+geoidx_finish(Relation index, GenericXLogState *state, Buffer *bufs, int nbufs)
+{
+	if (RelationNeedsWAL(index))
+		return GenericXLogFinish(state);
+	XLogRecPtr lsn = fake_lsn(index);
+	GenericXLogFinish(state);
+	for (int i = 0; i < nbufs; i++)
+		PageSetLSN(BufferGetPage(bufs[i]), lsn);
+	return lsn;
+}
+
+/*
+ * A position no earlier than the LSN of any page change already made, and
+ * earlier than that of any change made after it. Used as NSN.
+ */
+XLogRecPtr
+geoidx_current_lsn(Relation index)
+{
+	if (RelationNeedsWAL(index))
+		return GetXLogInsertRecPtr();
+	return fake_lsn(index);
+}
+
+XLogRecPtr
+geoidx_page_lsn(Relation index, Buffer buf)
+{
+	return BufferGetLSNAtomic(buf);
+}
+
+void
+geoidx_recompute_box(Page page)
+{
+	geoidx::Box3 box = geoidx::box_empty();
+	int n = GeoidxPageCount(page);
+	if (GeoidxPageIsLeaf(page))
+	{
+		GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+		for (int i = 0; i < n; i++)
+		{
+			geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
+			geoidx::box_extend(&box, geoidx::unit_vector(geoidx::geographic_point(ll)));
+		}
+	}
+	else
+	{
+		GeoidxInternalEntry *e = GeoidxInternalEntries(page);
+		for (int i = 0; i < n; i++)
+			geoidx::box_extend(&box, e[i].box);
+	}
+	*GeoidxPageGetBox(page) = box;
+}

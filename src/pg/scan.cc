@@ -1,0 +1,508 @@
+/*
+ * Scans.
+ *
+ * Radius (and full) scans walk the tree depth-first with a stack of pages;
+ * nearest-neighbour scans are best-first with one min-heap that holds pages
+ * (keyed by a provable lower bound of the distance to anything below them),
+ * candidate points (keyed by a lower bound from the chord) and exact points
+ * (keyed by their exact ST_Distance). A point is returned when it is on top as
+ * exact: nothing left can be nearer. So the spheroid distance is computed only
+ * for points that reach the top as candidates, which is the frontier of the
+ * search, and the distance handed to the executor is exact
+ * (xs_recheckorderby = false).
+ *
+ * A page is read under a share lock that is released before its children are
+ * visited, so a scan never holds two locks. A page split between reading a
+ * parent and reading the child is detected the GiST way: the child's NSN is
+ * not older than the parent's LSN we saw (or the child still has
+ * FOLLOW_RIGHT), and then its right sibling is visited too, under the same
+ * parent LSN and the same bound.
+ */
+#include "min_heap.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "nodes/tidbitmap.h"
+}
+
+namespace
+{
+
+enum ItemKind : uint8
+{
+	kExact = 0, /* ties: exact points first, so that a tie never costs a page read */
+	kCandidate = 1,
+	kPage = 2,
+};
+
+struct KnnItem
+{
+	double dist;
+	uint8 kind;
+	BlockNumber blk;
+	XLogRecPtr parent_lsn;
+	ItemPointerData tid;
+	double x;
+	double y;
+
+	bool
+	operator<(const KnnItem &o) const
+	{
+		return dist < o.dist || (dist == o.dist && kind < o.kind);
+	}
+};
+
+struct PageRef
+{
+	BlockNumber blk;
+	XLogRecPtr parent_lsn;
+};
+
+struct ScanOpaque
+{
+	MemoryContext cxt; /* everything of one rescan */
+	bool no_match;
+	int ncircles;
+	geoidx::RadiusTest *circles;
+	bool ordered;		 /* best-first by distance to order_center */
+	bool order_nulls;	 /* ORDER BY distance to NULL or EMPTY: every distance is NULL */
+	geoidx::GeoPoint order_center;
+	geoidx::Vec3 order_q;
+	bool started;
+
+	PageRef *stack;
+	int nstack;
+	int capstack;
+	ItemPointerData *tids;
+	int ntids;
+	int captids;
+	int pos;
+
+	geoidx::MinHeap<KnnItem> heap;
+
+	uint64 pages_visited;
+	uint64 page_limit;
+};
+
+KnnItem *
+grow_heap(void *ctx, KnnItem *old, size_t cap)
+{
+	MemoryContext cxt = (MemoryContext) ctx;
+	Size bytes = sizeof(KnnItem) * cap;
+	if (old == NULL)
+		return (KnnItem *) MemoryContextAllocHuge(cxt, bytes);
+	return (KnnItem *) repalloc_huge(old, bytes);
+}
+
+void
+push_page(ScanOpaque *so, BlockNumber blk, XLogRecPtr parent_lsn)
+{
+	if (so->nstack == so->capstack)
+	{
+		so->capstack *= 2;
+		so->stack = (PageRef *) repalloc_huge(so->stack, sizeof(PageRef) * so->capstack);
+	}
+	so->stack[so->nstack].blk = blk;
+	so->stack[so->nstack].parent_lsn = parent_lsn;
+	so->nstack++;
+}
+
+void
+emit_tid(ScanOpaque *so, ItemPointer tid)
+{
+	if (so->ntids == so->captids)
+	{
+		so->captids *= 2;
+		so->tids = (ItemPointerData *) repalloc_huge(so->tids, sizeof(ItemPointerData) * so->captids);
+	}
+	so->tids[so->ntids++] = *tid;
+}
+
+/* Guards against right-link cycles and other loops in a corrupted index. */
+void
+count_page(IndexScanDesc scan, ScanOpaque *so, BlockNumber blk)
+{
+	if (++so->pages_visited <= so->page_limit)
+		return;
+	so->page_limit = 2 * (uint64) RelationGetNumberOfBlocks(scan->indexRelation) + 1000;
+	if (so->pages_visited > so->page_limit)
+		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+						errmsg("index \"%s\" contains corrupted page at block %u",
+							   RelationGetRelationName(scan->indexRelation), blk),
+						errdetail("a scan visited more pages than the index has: the links form a loop")));
+}
+
+bool
+follows_right(Page page, XLogRecPtr parent_lsn, BlockNumber blk)
+{
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+	if (op->rightlink == InvalidBlockNumber || blk == GEOIDX_ROOT_BLKNO)
+		return false;
+	if (op->flags & GEOIDX_F_FOLLOW_RIGHT)
+		return true;
+	return op->nsn != InvalidXLogRecPtr && parent_lsn <= op->nsn;
+}
+
+geoidx::Verdict
+classify(const ScanOpaque *so, const geoidx::Box3 &box)
+{
+	geoidx::Verdict all = geoidx::Verdict::inside;
+	for (int i = 0; i < so->ncircles; i++)
+	{
+		geoidx::Verdict v = geoidx::classify_box(so->circles[i], box);
+		if (v == geoidx::Verdict::outside)
+			return v;
+		if (v == geoidx::Verdict::maybe)
+			all = v;
+	}
+	return all;
+}
+
+bool
+entry_matches(const ScanOpaque *so, const GeoidxLeafEntry &e)
+{
+	if (so->ncircles == 0)
+		return true;
+	geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
+	for (int i = 0; i < so->ncircles; i++)
+		if (!geoidx::point_within(so->circles[i], ll))
+			return false;
+	return true;
+}
+
+Page
+lock_page(IndexScanDesc scan, Buffer buf)
+{
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	Page page = BufferGetPage(buf);
+	geoidx_check_page(scan->indexRelation, buf, page);
+	if (GeoidxPageGetOpaque(page)->flags & GEOIDX_F_META)
+		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+						errmsg("index \"%s\" contains corrupted page at block %u",
+							   RelationGetRelationName(scan->indexRelation), BufferGetBlockNumber(buf)),
+						errdetail("a downlink points to the metapage")));
+	return page;
+}
+
+/* Unordered: reads one page of the stack; leaves add their matching TIDs to so->tids. */
+void
+visit_page_unordered(IndexScanDesc scan, ScanOpaque *so, PageRef ref)
+{
+	CHECK_FOR_INTERRUPTS();
+	count_page(scan, so, ref.blk);
+	Buffer buf = ReadBuffer(scan->indexRelation, ref.blk);
+	Page page = lock_page(scan, buf);
+	XLogRecPtr lsn = geoidx_page_lsn(scan->indexRelation, buf);
+
+	if (follows_right(page, ref.parent_lsn, ref.blk))
+		push_page(so, GeoidxPageGetOpaque(page)->rightlink, ref.parent_lsn);
+
+	geoidx::Verdict page_verdict = classify(so, *GeoidxPageGetBox(page));
+	int n = GeoidxPageCount(page);
+	if (page_verdict != geoidx::Verdict::outside)
+	{
+		if (GeoidxPageIsLeaf(page))
+		{
+			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+			for (int i = 0; i < n; i++)
+				if (page_verdict == geoidx::Verdict::inside || entry_matches(so, e[i]))
+					emit_tid(so, &e[i].tid);
+		}
+		else
+		{
+			GeoidxInternalEntry *e = GeoidxInternalEntries(page);
+			/* pushed backwards so that children are read in index order (CLUSTER follows it) */
+			for (int i = n - 1; i >= 0; i--)
+				if (page_verdict == geoidx::Verdict::inside ||
+					classify(so, e[i].box) != geoidx::Verdict::outside)
+					push_page(so, e[i].child, lsn);
+		}
+	}
+	UnlockReleaseBuffer(buf);
+}
+
+/* Ordered: expands one page popped from the heap. */
+void
+visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
+{
+	CHECK_FOR_INTERRUPTS();
+	count_page(scan, so, item.blk);
+	Buffer buf = ReadBuffer(scan->indexRelation, item.blk);
+	Page page = lock_page(scan, buf);
+	XLogRecPtr lsn = geoidx_page_lsn(scan->indexRelation, buf);
+
+	if (follows_right(page, item.parent_lsn, item.blk))
+	{
+		/* the sibling holds part of what the parent's entry covered: the same bound holds */
+		KnnItem r = item;
+		r.blk = GeoidxPageGetOpaque(page)->rightlink;
+		geoidx::heap_push(&so->heap, r);
+	}
+
+	int n = GeoidxPageCount(page);
+	if (classify(so, *GeoidxPageGetBox(page)) != geoidx::Verdict::outside)
+	{
+		if (GeoidxPageIsLeaf(page))
+		{
+			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+			for (int i = 0; i < n; i++)
+			{
+				if (!entry_matches(so, e[i]))
+					continue;
+				geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
+				geoidx::Vec3 v = geoidx::unit_vector(geoidx::geographic_point(ll));
+				KnnItem c;
+				c.dist = geoidx::metres_lower_bound(
+					geoidx::chord2_to_angle(geoidx::chord2(v, so->order_q)), true);
+				c.kind = kCandidate;
+				c.blk = InvalidBlockNumber;
+				c.parent_lsn = InvalidXLogRecPtr;
+				c.tid = e[i].tid;
+				c.x = e[i].x;
+				c.y = e[i].y;
+				geoidx::heap_push(&so->heap, c);
+			}
+		}
+		else
+		{
+			GeoidxInternalEntry *e = GeoidxInternalEntries(page);
+			for (int i = 0; i < n; i++)
+			{
+				if (classify(so, e[i].box) == geoidx::Verdict::outside)
+					continue;
+				KnnItem c;
+				c.dist = geoidx::metres_lower_bound(
+					geoidx::chord2_to_angle(geoidx::min_chord2(e[i].box, so->order_q)), true);
+				c.kind = kPage;
+				c.blk = e[i].child;
+				c.parent_lsn = lsn;
+				ItemPointerSetInvalid(&c.tid);
+				c.x = c.y = 0.0;
+				geoidx::heap_push(&so->heap, c);
+			}
+		}
+	}
+	UnlockReleaseBuffer(buf);
+}
+
+void
+start_scan(ScanOpaque *so)
+{
+	so->started = true;
+	if (so->ordered)
+	{
+		KnnItem root;
+		root.dist = 0.0;
+		root.kind = kPage;
+		root.blk = GEOIDX_ROOT_BLKNO;
+		root.parent_lsn = InvalidXLogRecPtr;
+		ItemPointerSetInvalid(&root.tid);
+		root.x = root.y = 0.0;
+		geoidx::heap_push(&so->heap, root);
+	}
+	else
+		push_page(so, GEOIDX_ROOT_BLKNO, InvalidXLogRecPtr);
+}
+
+void
+set_result(IndexScanDesc scan, ItemPointer tid, double dist, bool dist_null)
+{
+	scan->xs_heaptid = *tid;
+	scan->xs_recheck = false;
+	if (scan->numberOfOrderBys > 0)
+	{
+		scan->xs_recheckorderby = false;
+		scan->xs_orderbyvals[0] = Float8GetDatum(dist);
+		scan->xs_orderbynulls[0] = dist_null;
+	}
+}
+
+} // namespace
+
+IndexScanDesc
+geoidx_beginscan(Relation index, int nkeys, int norderbys)
+{
+	IndexScanDesc scan = RelationGetIndexScan(index, nkeys, norderbys);
+	ScanOpaque *so = (ScanOpaque *) palloc0(sizeof(ScanOpaque));
+	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx scan", ALLOCSET_DEFAULT_SIZES);
+	scan->opaque = so;
+	if (norderbys > 0)
+	{
+		scan->xs_orderbyvals = (Datum *) palloc0(sizeof(Datum) * norderbys);
+		scan->xs_orderbynulls = (bool *) palloc(sizeof(bool) * norderbys);
+		memset(scan->xs_orderbynulls, true, sizeof(bool) * norderbys);
+	}
+	geoidx_check_metapage(index);
+	return scan;
+}
+
+void
+geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int norderbys)
+{
+	ScanOpaque *so = (ScanOpaque *) scan->opaque;
+
+	if (keys && scan->numberOfKeys > 0)
+		memmove(scan->keyData, keys, scan->numberOfKeys * sizeof(ScanKeyData));
+	if (orderbys && scan->numberOfOrderBys > 0)
+		memmove(scan->orderByData, orderbys, scan->numberOfOrderBys * sizeof(ScanKeyData));
+
+	MemoryContextReset(so->cxt);
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+
+	so->no_match = false;
+	so->ncircles = 0;
+	so->circles = (geoidx::RadiusTest *) palloc(sizeof(geoidx::RadiusTest) * Max(1, scan->numberOfKeys));
+	for (int i = 0; i < scan->numberOfKeys; i++)
+	{
+		ScanKey key = &scan->keyData[i];
+		if (key->sk_flags & SK_ISNULL)
+		{
+			so->no_match = true;
+			continue;
+		}
+		if (key->sk_strategy != GEOIDX_STRATEGY_WITHIN)
+			elog(ERROR, "geoidx: unexpected strategy %d in a scan key", key->sk_strategy);
+		GeoidxCircle *c = (GeoidxCircle *) DatumGetPointer(key->sk_argument);
+		geoidx::GeoPoint center = geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat});
+		so->circles[so->ncircles++] = geoidx::radius_test(center, c->radius, c->use_spheroid != 0);
+	}
+
+	if (scan->numberOfOrderBys > 1)
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						errmsg("geoidx orders by one distance at a time"),
+						errhint("Order by one <~> expression; add further ones as tie-breakers "
+								"after a subquery.")));
+	so->ordered = false;
+	so->order_nulls = false;
+	if (scan->numberOfOrderBys == 1)
+	{
+		ScanKey key = &scan->orderByData[0];
+		if (key->sk_strategy != GEOIDX_STRATEGY_DISTANCE)
+			elog(ERROR, "geoidx: unexpected strategy %d in an ORDER BY key", key->sk_strategy);
+		GeoidxPoint p;
+		if (key->sk_flags & SK_ISNULL)
+			so->order_nulls = true;
+		else
+		{
+			geoidx_decode_point(key->sk_argument, "the point to order by distance to", &p);
+			if (p.empty)
+				so->order_nulls = true;
+			else
+			{
+				geoidx::LonLat ll;
+				geoidx_point_unit(&p, "the point to order by distance to", &ll, &so->order_q);
+				so->order_center = geoidx::geographic_point(ll);
+				so->ordered = true;
+			}
+		}
+	}
+
+	so->capstack = 64;
+	so->stack = (PageRef *) palloc(sizeof(PageRef) * so->capstack);
+	so->nstack = 0;
+	so->captids = 512;
+	so->tids = (ItemPointerData *) palloc(sizeof(ItemPointerData) * so->captids);
+	so->ntids = 0;
+	so->pos = 0;
+	geoidx::heap_init(&so->heap, grow_heap, so->cxt);
+	so->started = false;
+	so->pages_visited = 0;
+	so->page_limit = 2 * (uint64) RelationGetNumberOfBlocks(scan->indexRelation) + 1000;
+
+	MemoryContextSwitchTo(old);
+}
+
+bool
+geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	ScanOpaque *so = (ScanOpaque *) scan->opaque;
+	if (so->no_match)
+		return false;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+	if (!so->started)
+		start_scan(so);
+
+	bool found = false;
+	if (!so->ordered)
+	{
+		while (so->pos >= so->ntids && so->nstack > 0)
+		{
+			so->ntids = so->pos = 0;
+			PageRef ref = so->stack[--so->nstack];
+			visit_page_unordered(scan, so, ref);
+		}
+		if (so->pos < so->ntids)
+		{
+			set_result(scan, &so->tids[so->pos++], 0.0, true);
+			found = true;
+		}
+	}
+	else
+	{
+		while (so->heap.size > 0)
+		{
+			KnnItem item = geoidx::heap_pop(&so->heap);
+			if (item.kind == kExact)
+			{
+				set_result(scan, &item.tid, item.dist, false);
+				found = true;
+				break;
+			}
+			if (item.kind == kPage)
+			{
+				visit_page_ordered(scan, so, item);
+				continue;
+			}
+			geoidx::LonLat ll = geoidx_entry_lonlat(item.x, item.y);
+			item.dist = geoidx::st_distance(so->order_center, geoidx::geographic_point(ll), true);
+			item.kind = kExact;
+			if (so->heap.size == 0 || !(geoidx::heap_top(&so->heap) < item))
+			{
+				/* nothing left can come before it: skip the round trip through the heap */
+				set_result(scan, &item.tid, item.dist, false);
+				found = true;
+				break;
+			}
+			geoidx::heap_push(&so->heap, item);
+		}
+	}
+	MemoryContextSwitchTo(old);
+	return found;
+}
+
+int64
+geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	ScanOpaque *so = (ScanOpaque *) scan->opaque;
+	if (so->no_match)
+		return 0;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+	int64 total = 0;
+	so->ordered = false; /* a bitmap has no order */
+	if (!so->started)
+		start_scan(so);
+	while (so->nstack > 0)
+	{
+		so->ntids = so->pos = 0;
+		PageRef ref = so->stack[--so->nstack];
+		visit_page_unordered(scan, so, ref);
+		if (so->ntids > 0)
+		{
+			tbm_add_tuples(tbm, so->tids, so->ntids, false);
+			total += so->ntids;
+		}
+	}
+	MemoryContextSwitchTo(old);
+	return total;
+}
+
+void
+geoidx_endscan(IndexScanDesc scan)
+{
+	ScanOpaque *so = (ScanOpaque *) scan->opaque;
+	MemoryContextDelete(so->cxt);
+	pfree(so);
+	scan->opaque = NULL;
+}

@@ -1,0 +1,333 @@
+/*
+ * Planner support for geoidx_dwithin, and the estimator of <@.
+ *
+ * Index conditions. geoidx_dwithin(a, b, metres [, use_spheroid]) on an indexed
+ * column (either a or b) with everything else constant for the scan becomes
+ *   - on a geoidx index:            col <@ geoidx_circle(other, metres, use_spheroid)
+ *     an exact condition (lossy = false): the index decides ST_DWithin itself;
+ *   - on a GiST or SP-GiST index whose operator family has PostGIS's
+ *     && (geometry, geometry):      col && geoidx_search_box(other, metres, use_spheroid)
+ *     a lossy one: the original call stays as a filter.
+ *
+ * Selectivity. With a constant centre and radius, the rows within the circle are
+ * estimated as PostGIS's && estimate for the search box times the share of the
+ * box's area the circle covers (pi/4 for small circles): the histogram has no
+ * finer resolution than the box. The same estimate serves <@ (geoidx_circle_sel).
+ *
+ * Everything looked up by name (types, functions, operators, in the geoidx and
+ * postgis extensions' schemas, never through search_path) is cached for the
+ * backend and forgotten whenever pg_proc or pg_operator change.
+ */
+#include "degree_box.h"
+#include "geodesy.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "catalog/pg_am.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/plancat.h"
+#include "utils/inval.h"
+#include "utils/syscache.h"
+}
+
+#include <cmath>
+
+/* functions.cc */
+extern Oid geoidx_extension_schema(const char *extname);
+extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
+
+namespace
+{
+
+/* PostGIS's default for a spatial function it cannot estimate. */
+constexpr double kDefaultSelectivity = 0.005;
+
+struct SupportOids
+{
+	bool valid;
+	bool callbacks_registered;
+	Oid geometry_type;
+	Oid circle_type;
+	Oid circle_fn;	/* geoidx_circle(geometry, float8, boolean) */
+	Oid box_fn;		/* geoidx_search_box(geometry, float8, boolean) */
+	Oid within_op;	/* <@ (geometry, geoidx_circle) */
+	Oid overlap_op; /* PostGIS's && (geometry, geometry) */
+};
+
+SupportOids oids;
+
+void
+invalidate_oids(Datum arg, int cacheid, uint32 hashvalue)
+{
+	oids.valid = false;
+}
+
+Oid
+type_oid(const char *name, Oid nsp)
+{
+	Oid t = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum(name),
+							ObjectIdGetDatum(nsp));
+	if (!OidIsValid(t))
+		elog(ERROR, "geoidx: type %s.%s not found", get_namespace_name(nsp), name);
+	return t;
+}
+
+Oid
+function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes)
+{
+	oidvector *args = buildoidvector(argtypes, nargs);
+	Oid f = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum(name),
+							PointerGetDatum(args), ObjectIdGetDatum(nsp));
+	if (!OidIsValid(f))
+		elog(ERROR, "geoidx: function %s.%s not found", get_namespace_name(nsp), name);
+	return f;
+}
+
+Oid
+operator_oid(const char *name, Oid left, Oid right, Oid nsp)
+{
+	Oid o = GetSysCacheOid4(OPERNAMENSP, Anum_pg_operator_oid, CStringGetDatum(name),
+							ObjectIdGetDatum(left), ObjectIdGetDatum(right), ObjectIdGetDatum(nsp));
+	if (!OidIsValid(o))
+		elog(ERROR, "geoidx: operator %s.%s not found", get_namespace_name(nsp), name);
+	return o;
+}
+
+const SupportOids &
+support_oids()
+{
+	if (oids.valid)
+		return oids;
+	if (!oids.callbacks_registered)
+	{
+		CacheRegisterSyscacheCallback(PROCOID, invalidate_oids, (Datum) 0);
+		CacheRegisterSyscacheCallback(OPEROID, invalidate_oids, (Datum) 0);
+		oids.callbacks_registered = true;
+	}
+	Oid ours = geoidx_extension_schema("geoidx");
+	Oid postgis = geoidx_extension_schema("postgis");
+	Oid geometry = type_oid("geometry", postgis);
+	Oid circle = type_oid("geoidx_circle", ours);
+	const Oid circle_args[3] = {geometry, FLOAT8OID, BOOLOID};
+
+	oids.geometry_type = geometry;
+	oids.circle_type = circle;
+	oids.circle_fn = function_oid("geoidx_circle", ours, 3, circle_args);
+	oids.box_fn = function_oid("geoidx_search_box", ours, 3, circle_args);
+	oids.within_op = operator_oid("<@", geometry, circle, ours);
+	oids.overlap_op = operator_oid("&&", geometry, geometry, postgis);
+	oids.valid = true;
+	return oids;
+}
+
+Oid
+opfamily_am(Oid opfamily)
+{
+	HeapTuple tup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(opfamily));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator family %u", opfamily);
+	Oid am = ((Form_pg_opfamily) GETSTRUCT(tup))->opfmethod;
+	ReleaseSysCache(tup);
+	return am;
+}
+
+/* ---------- index conditions ---------- */
+
+List *
+index_condition(SupportRequestIndexCondition *req)
+{
+	if (!is_funcclause(req->node))
+		return NIL;
+	FuncExpr *clause = (FuncExpr *) req->node;
+	int nargs = list_length(clause->args);
+	if (nargs < 3 || nargs > 4 || req->indexarg < 0 || req->indexarg > 1)
+		return NIL;
+
+	const SupportOids &o = support_oids();
+	Node *column = (Node *) list_nth(clause->args, req->indexarg);
+	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
+	Node *metres = (Node *) lthird(clause->args);
+	Node *use_spheroid = nargs == 4 ? (Node *) lfourth(clause->args) : makeBoolConst(true, false);
+	if (exprType(column) != o.geometry_type || exprType(other) != o.geometry_type)
+		return NIL;
+
+	Oid op, fn, fn_type;
+	if (op_in_opfamily(o.within_op, req->opfamily))
+	{
+		/* geoidx: the index decides ST_DWithin exactly. */
+		op = o.within_op;
+		fn = o.circle_fn;
+		fn_type = o.circle_type;
+		req->lossy = false;
+	}
+	else
+	{
+		Oid am = opfamily_am(req->opfamily);
+		if ((am != GIST_AM_OID && am != SPGIST_AM_OID) || !op_in_opfamily(o.overlap_op, req->opfamily))
+			return NIL;
+		/* GiST / SP-GiST: a box that holds the circle; the call itself stays as the filter. */
+		op = o.overlap_op;
+		fn = o.box_fn;
+		fn_type = o.geometry_type;
+		req->lossy = true;
+	}
+
+	FuncExpr *rhs = makeFuncExpr(fn, fn_type, list_make3(other, metres, use_spheroid), InvalidOid,
+								 InvalidOid, COERCE_EXPLICIT_CALL);
+	/* Computable once per scan: no Vars of the indexed table, nothing volatile. */
+	if (!is_pseudo_constant_for_index(req->root, (Node *) rhs, req->index))
+		return NIL;
+	return list_make1(
+		make_opclause(op, BOOLOID, false, (Expr *) column, (Expr *) rhs, InvalidOid, InvalidOid));
+}
+
+/* ---------- selectivity ---------- */
+
+/*
+ * Rows of `column` (an expression of one relation) within the circle: the &&
+ * estimate of the search box (two boxes across the antimeridian) times the
+ * circle's share of their area.
+ */
+double
+circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, double radius,
+				   bool use_spheroid, int var_relid)
+{
+	if (std::isnan(radius) || radius < 0.0)
+		return kDefaultSelectivity; /* the call raises an error; no estimate is right */
+	if (radius >= M_PI * geoidx::kSphereRadius)
+		return 1.0; /* half the circumference: everything */
+
+	const SupportOids &o = support_oids();
+	geoidx::DegreeBox boxes[2];
+	int n = geoidx::search_box_pieces(centre, radius, use_spheroid, boxes);
+	double overlap = 0.0;
+	for (int i = 0; i < n; i++)
+	{
+		Const *box = makeConst(o.geometry_type, -1, InvalidOid, -1, geoidx_box_geometry(&boxes[i]),
+							   false, false);
+		overlap += restriction_selectivity(root, o.overlap_op, list_make2(column, box), InvalidOid,
+										   var_relid);
+	}
+	double sel = overlap * geoidx::circle_fraction(radius, boxes, n);
+	if (!(sel >= 0.0))
+		return 0.0;
+	return sel > 1.0 ? 1.0 : sel;
+}
+
+/* The centre in a constant geometry; false (no estimate) if EMPTY or not finite. */
+bool
+constant_centre(Const *c, const char *what, geoidx::LonLat *ll, bool *empty)
+{
+	GeoidxPoint p;
+	geoidx_decode_point(c->constvalue, what, &p);
+	*empty = p.empty;
+	if (p.empty)
+		return false;
+	return geoidx::normalize_like_geography(p.x, p.y, ll) != geoidx::CoordCheck::not_finite;
+}
+
+double
+dwithin_selectivity(SupportRequestSelectivity *req)
+{
+	int nargs = list_length(req->args);
+	if (req->is_join || nargs < 3 || nargs > 4)
+		return kDefaultSelectivity;
+
+	Node *a = (Node *) linitial(req->args);
+	Node *b = (Node *) lsecond(req->args);
+	Node *ea = estimate_expression_value(req->root, a);
+	Node *eb = estimate_expression_value(req->root, b);
+	Node *em = estimate_expression_value(req->root, (Node *) lthird(req->args));
+	Node *es = nargs == 4 ? estimate_expression_value(req->root, (Node *) lfourth(req->args))
+						  : makeBoolConst(true, false);
+	if (!IsA(em, Const) || !IsA(es, Const))
+		return kDefaultSelectivity;
+	if (((Const *) em)->constisnull || ((Const *) es)->constisnull)
+		return 0.0; /* strict: NULL, never true */
+
+	Node *column;
+	Const *centre;
+	const char *what;
+	if (IsA(eb, Const) && !IsA(ea, Const))
+	{
+		column = a;
+		centre = (Const *) eb;
+		what = "argument 2 of geoidx_dwithin";
+	}
+	else if (IsA(ea, Const) && !IsA(eb, Const))
+	{
+		column = b;
+		centre = (Const *) ea;
+		what = "argument 1 of geoidx_dwithin";
+	}
+	else
+		return kDefaultSelectivity;
+	if (centre->constisnull)
+		return 0.0;
+
+	geoidx::LonLat ll;
+	bool empty;
+	if (!constant_centre(centre, what, &ll, &empty))
+		return empty ? 0.0 : kDefaultSelectivity;
+	return circle_selectivity(req->root, column, ll, DatumGetFloat8(((Const *) em)->constvalue),
+							  DatumGetBool(((Const *) es)->constvalue), req->varRelid);
+}
+
+} // namespace
+
+extern "C"
+{
+PG_FUNCTION_INFO_V1(geoidx_dwithin_support);
+PG_FUNCTION_INFO_V1(geoidx_circle_sel);
+}
+
+extern "C" Datum
+geoidx_dwithin_support(PG_FUNCTION_ARGS)
+{
+	Node *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestIndexCondition))
+	{
+		List *conds = index_condition((SupportRequestIndexCondition *) rawreq);
+		PG_RETURN_POINTER(conds);
+	}
+	if (IsA(rawreq, SupportRequestSelectivity))
+	{
+		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
+		req->selectivity = dwithin_selectivity(req);
+		PG_RETURN_POINTER(req);
+	}
+	PG_RETURN_POINTER(NULL);
+}
+
+/* RESTRICT of <@: (root, operator, args = [column, circle], varRelid). */
+extern "C" Datum
+geoidx_circle_sel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	List *args = (List *) PG_GETARG_POINTER(2);
+	int var_relid = PG_GETARG_INT32(3);
+
+	if (list_length(args) != 2)
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	Node *column = (Node *) linitial(args);
+	Node *circle = estimate_expression_value(root, (Node *) lsecond(args));
+	if (!IsA(circle, Const) || IsA(column, Const))
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	if (((Const *) circle)->constisnull)
+		PG_RETURN_FLOAT8(0.0);
+
+	const GeoidxCircle *c = (const GeoidxCircle *) DatumGetPointer(((Const *) circle)->constvalue);
+	geoidx::LonLat ll = {c->lon, c->lat};
+	PG_RETURN_FLOAT8(
+		circle_selectivity(root, column, ll, c->radius, c->use_spheroid != 0, var_relid));
+}

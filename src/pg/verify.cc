@@ -1,0 +1,317 @@
+/*
+ * geoidx_verify(index) and geoidx_stats(index): what a DBA runs to trust an
+ * index and to see its shape.
+ *
+ * geoidx_verify walks the tree from the root and checks every invariant the
+ * search relies on: page headers, levels (all leaves on level 0, each child one
+ * level below its parent), every page reachable exactly once, each page's box
+ * covering its entries and the parent's copy of the box covering the page,
+ * finite coordinates. Then it reads the heap (ShareLock: writers wait, readers
+ * do not) and checks that every row that must be indexed is indexed exactly
+ * once, with the same coordinates. The first fault is an error that names it.
+ */
+#include <cmath>
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "access/table.h"
+#include "catalog/index.h"
+#include "funcapi.h"
+#include "utils/regproc.h"
+}
+
+extern "C"
+{
+PG_FUNCTION_INFO_V1(geoidx_verify);
+PG_FUNCTION_INFO_V1(geoidx_stats);
+}
+
+namespace
+{
+
+struct IndexedTid
+{
+	ItemPointerData tid;
+	double x;
+	double y;
+};
+
+struct Pending
+{
+	BlockNumber blk;
+	uint16 level;
+	geoidx::Box3 bound; /* the parent's entry box: covers the page */
+	bool has_bound;
+};
+
+struct VerifyState
+{
+	Relation index;
+	IndexedTid *tids;
+	int64 ntids;
+	int64 captids;
+	int64 heap_checked;
+	char *what;
+};
+
+void
+fail(Relation index, const char *fmt_detail, BlockNumber blk)
+{
+	ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+					errmsg("index \"%s\" is not valid: block %u", RelationGetRelationName(index), blk),
+					errdetail("%s", fmt_detail)));
+}
+
+int
+tid_cmp(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) & ((const IndexedTid *) a)->tid,
+							  (ItemPointer) & ((const IndexedTid *) b)->tid);
+}
+
+Relation
+open_geoidx(Oid indexoid, LOCKMODE lockmode)
+{
+	Relation index = index_open(indexoid, lockmode);
+	if (index->rd_rel->relkind != RELKIND_INDEX || index->rd_indam == NULL ||
+		index->rd_indam->ambuild != geoidx_build)
+		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
+						errmsg("\"%s\" is not a geoidx index", RelationGetRelationName(index))));
+	return index;
+}
+
+void
+walk_tree(VerifyState *vs)
+{
+	Relation index = vs->index;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
+	bool *seen = (bool *) palloc0(sizeof(bool) * Max(nblocks, 2));
+	int cap = 256, n = 0;
+	Pending *stack = (Pending *) palloc(sizeof(Pending) * cap);
+
+	if (nblocks < 2)
+		fail(index, "the index has no root page", nblocks);
+
+	/* the root's level tells the depth */
+	Buffer rbuf = ReadBuffer(index, GEOIDX_ROOT_BLKNO);
+	LockBuffer(rbuf, BUFFER_LOCK_SHARE);
+	geoidx_check_page(index, rbuf, BufferGetPage(rbuf));
+	uint16 root_level = GeoidxPageGetOpaque(BufferGetPage(rbuf))->level;
+	UnlockReleaseBuffer(rbuf);
+
+	stack[n++] = Pending{GEOIDX_ROOT_BLKNO, root_level, geoidx::box_empty(), false};
+	while (n > 0)
+	{
+		Pending p = stack[--n];
+		CHECK_FOR_INTERRUPTS();
+		if (p.blk >= nblocks || p.blk <= GEOIDX_METAPAGE_BLKNO)
+			fail(index, psprintf("a link points to block %u, outside 1..%u", p.blk, nblocks - 1),
+				 p.blk);
+		if (seen[p.blk])
+			fail(index, "the page is reachable twice", p.blk);
+		seen[p.blk] = true;
+
+		Buffer buf = ReadBuffer(index, p.blk);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		Page page = BufferGetPage(buf);
+		geoidx_check_page(index, buf, page);
+		GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+		if (op->flags & GEOIDX_F_META)
+			fail(index, "a link points to the metapage", p.blk);
+		if (op->level != p.level)
+			fail(index, psprintf("the page is on level %u, its parent expects level %u", op->level,
+								 p.level),
+				 p.blk);
+		const geoidx::Box3 &box = *GeoidxPageGetBox(page);
+		if (p.has_bound && !geoidx::box_contains(p.bound, box))
+			fail(index, "the parent's entry does not cover the page's box", p.blk);
+
+		int count = GeoidxPageCount(page);
+		if (GeoidxPageIsLeaf(page))
+		{
+			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+			for (int i = 0; i < count; i++)
+			{
+				if (!std::isfinite(e[i].x) || !std::isfinite(e[i].y))
+					fail(index, psprintf("entry %d has a coordinate that is not finite", i), p.blk);
+				if (!ItemPointerIsValid(&e[i].tid))
+					fail(index, psprintf("entry %d has an invalid heap TID", i), p.blk);
+				if ((e[i].flags & GEOIDX_KIND_MASK) != GEOIDX_KIND_POINT)
+					fail(index, psprintf("entry %d has an unknown kind", i), p.blk);
+				geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
+				geoidx::Vec3 v = geoidx::unit_vector(geoidx::geographic_point(ll));
+				if (!geoidx::box_contains(box, v))
+					fail(index, psprintf("the page's box does not cover entry %d", i), p.blk);
+				if (vs->ntids == vs->captids)
+				{
+					vs->captids *= 2;
+					vs->tids = (IndexedTid *) repalloc_huge(vs->tids, sizeof(IndexedTid) * vs->captids);
+				}
+				vs->tids[vs->ntids++] = IndexedTid{e[i].tid, e[i].x, e[i].y};
+			}
+		}
+		else
+		{
+			if (count == 0)
+				fail(index, "an internal page has no entries", p.blk);
+			GeoidxInternalEntry *e = GeoidxInternalEntries(page);
+			for (int i = 0; i < count; i++)
+			{
+				if (!geoidx::box_contains(box, e[i].box))
+					fail(index, psprintf("the page's box does not cover entry %d", i), p.blk);
+				if (n == cap)
+				{
+					cap *= 2;
+					stack = (Pending *) repalloc(stack, sizeof(Pending) * cap);
+				}
+				stack[n++] = Pending{e[i].child, (uint16) (op->level - 1), e[i].box, true};
+			}
+		}
+		/* an unfinished split: the right sibling is covered by the same parent entry */
+		if (op->flags & GEOIDX_F_FOLLOW_RIGHT)
+		{
+			if (n == cap)
+			{
+				cap *= 2;
+				stack = (Pending *) repalloc(stack, sizeof(Pending) * cap);
+			}
+			stack[n++] = Pending{op->rightlink, op->level, p.bound, p.has_bound};
+		}
+		UnlockReleaseBuffer(buf);
+	}
+
+	for (BlockNumber b = GEOIDX_ROOT_BLKNO; b < nblocks; b++)
+		if (!seen[b])
+			fail(index, "the page is not reachable from the root", b);
+	pfree(seen);
+	pfree(stack);
+}
+
+void
+heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
+			  void *state_)
+{
+	VerifyState *vs = (VerifyState *) state_;
+	if (isnull[0])
+		return;
+	GeoidxPoint p;
+	geoidx_decode_indexed(index, values[0], vs->what, &p);
+	if (p.empty)
+		return;
+	IndexedTid key;
+	key.tid = *tid;
+	IndexedTid *hit =
+		(IndexedTid *) bsearch(&key, vs->tids, vs->ntids, sizeof(IndexedTid), tid_cmp);
+	if (hit == NULL)
+		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+						errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is not indexed",
+							   RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
+							   ItemPointerGetOffsetNumber(tid))));
+	if (hit->x != p.x || hit->y != p.y)
+		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+						errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is indexed at (%.17g %.17g) "
+							   "but holds (%.17g %.17g)",
+							   RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
+							   ItemPointerGetOffsetNumber(tid), hit->x, hit->y, p.x, p.y)));
+	vs->heap_checked++;
+}
+
+} // namespace
+
+extern "C" Datum
+geoidx_verify(PG_FUNCTION_ARGS)
+{
+	Oid indexoid = PG_GETARG_OID(0);
+	Oid heapoid = IndexGetRelation(indexoid, false);
+	Relation heap = table_open(heapoid, ShareLock);
+	Relation index = open_geoidx(indexoid, ShareLock);
+
+	if (!index->rd_index->indisvalid)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						errmsg("index \"%s\" is not valid (a failed CREATE INDEX CONCURRENTLY?)",
+							   RelationGetRelationName(index))));
+	geoidx_check_metapage(index);
+
+	VerifyState vs;
+	vs.index = index;
+	vs.captids = 1024;
+	vs.ntids = 0;
+	vs.heap_checked = 0;
+	vs.tids = (IndexedTid *) palloc(sizeof(IndexedTid) * vs.captids);
+	vs.what = geoidx_index_what(index);
+	walk_tree(&vs);
+
+	qsort(vs.tids, vs.ntids, sizeof(IndexedTid), tid_cmp);
+	for (int64 i = 1; i < vs.ntids; i++)
+		if (ItemPointerEquals(&vs.tids[i - 1].tid, &vs.tids[i].tid))
+			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+							errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is indexed twice",
+								   RelationGetRelationName(index),
+								   ItemPointerGetBlockNumber(&vs.tids[i].tid),
+								   ItemPointerGetOffsetNumber(&vs.tids[i].tid))));
+
+	IndexInfo *info = BuildIndexInfo(index);
+	table_index_build_scan(heap, index, info, false, false, heap_callback, &vs, NULL);
+
+	index_close(index, ShareLock);
+	table_close(heap, ShareLock);
+	PG_RETURN_VOID();
+}
+
+extern "C" Datum
+geoidx_stats(PG_FUNCTION_ARGS)
+{
+	Oid indexoid = PG_GETARG_OID(0);
+	Relation index = open_geoidx(indexoid, AccessShareLock);
+	geoidx_check_metapage(index);
+
+	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
+	int64 leaf_pages = 0, internal_pages = 0, entries = 0, incomplete = 0;
+	double leaf_used = 0, internal_used = 0;
+	int depth = 0;
+	for (BlockNumber b = GEOIDX_ROOT_BLKNO; b < nblocks; b++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		Buffer buf = ReadBuffer(index, b);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		Page page = BufferGetPage(buf);
+		geoidx_check_page(index, buf, page);
+		GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+		int n = GeoidxPageCount(page);
+		if (b == GEOIDX_ROOT_BLKNO)
+			depth = op->level + 1;
+		if (op->flags & GEOIDX_F_FOLLOW_RIGHT)
+			incomplete++;
+		if (GeoidxPageIsLeaf(page))
+		{
+			leaf_pages++;
+			entries += n;
+			leaf_used += (double) n / GEOIDX_LEAF_CAPACITY;
+		}
+		else
+		{
+			internal_pages++;
+			internal_used += (double) n / GEOIDX_INTERNAL_CAPACITY;
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	index_close(index, AccessShareLock);
+
+	TupleDesc desc;
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "geoidx_stats must return a record");
+	desc = BlessTupleDesc(desc);
+	Datum values[8];
+	bool nulls[8] = {false, false, false, false, false, false, false, false};
+	values[0] = Int64GetDatum((int64) nblocks);
+	values[1] = Int64GetDatum(leaf_pages);
+	values[2] = Int64GetDatum(internal_pages);
+	values[3] = Int64GetDatum(entries);
+	values[4] = Int32GetDatum(depth);
+	values[5] = Float8GetDatum(leaf_pages ? leaf_used / leaf_pages : 0.0);
+	values[6] = Float8GetDatum(internal_pages ? internal_used / internal_pages : 0.0);
+	values[7] = Int64GetDatum(incomplete);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
