@@ -59,7 +59,7 @@ CREATE OPERATOR @extschema@.<@ (
 CREATE FUNCTION @extschema@.geoidx_distance_op(geometry, geometry)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'geoidx_distance_op'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 
 CREATE OPERATOR @extschema@.<~> (
 	LEFTARG = geometry,
@@ -71,7 +71,7 @@ CREATE OPERATOR @extschema@.<~> (
 CREATE FUNCTION @extschema@.geoidx_distance(a geometry, b geometry, use_spheroid boolean DEFAULT true)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'geoidx_distance'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 
 -- The lon/lat box (degrees) that provably holds every point within the radius;
 -- what a plain GiST index on the column is given for geoidx_dwithin.
@@ -89,7 +89,7 @@ CREATE FUNCTION @extschema@.geoidx_dwithin_support(internal)
 CREATE FUNCTION @extschema@.geoidx_dwithin(a geometry, b geometry, metres float8, use_spheroid boolean DEFAULT true)
 	RETURNS boolean
 	AS 'MODULE_PATHNAME', 'geoidx_dwithin'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
 	SUPPORT @extschema@.geoidx_dwithin_support;
 
 -- Decodes an indexed value (support procedure 1 of the operator class).

@@ -208,6 +208,7 @@ extern IndexBulkDeleteResult *geoidx_vacuumcleanup(IndexVacuumInfo *info,
 extern bool geoidx_validate(Oid opclassoid);
 
 /* handler.cc */
+extern bool geoidx_canreturn(Relation index, int attno);
 extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 								Cost *indexStartupCost, Cost *indexTotalCost,
 								Selectivity *indexSelectivity, double *indexCorrelation,

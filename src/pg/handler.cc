@@ -60,9 +60,6 @@ geoidx_property(Oid index_oid, int attno, IndexAMProperty prop, const char *prop
 			/* column 1 is ordered by <~> (strategy 2) whatever the opclass, as validated */
 			*res = (attno == 1);
 			return true;
-		case AMPROP_RETURNABLE:
-			*res = false;
-			return true;
 		case AMPROP_SEARCH_ARRAY:
 		case AMPROP_SEARCH_NULLS:
 			*res = false;
@@ -73,6 +70,26 @@ geoidx_property(Oid index_oid, int attno, IndexAMProperty prop, const char *prop
 }
 
 } // namespace
+
+/*
+ * Index-only scans return the point rebuilt from the stored doubles. That is
+ * the value the heap holds only when the column's type promises a 2-D point
+ * in SRID 4326 (geometry(Point, 4326)); for a bare geometry column SRID 0 or
+ * Z/M values would not survive, so there the heap is read.
+ */
+bool
+geoidx_canreturn(Relation index, int attno)
+{
+	if (attno != 1)
+		return false;
+	int32 typmod = TupleDescAttr(RelationGetDescr(index), 0)->atttypmod;
+	if (typmod < 0)
+		return false;
+	int32 srid = (((typmod) & 0x0FFFFF00) - ((typmod) & 0x10000000)) >> 8;
+	int type = (typmod & 0x000000FC) >> 2;
+	bool z = (typmod & 0x00000002) != 0, m = (typmod & 0x00000001) != 0;
+	return srid == 4326 && type == 1 && !z && !m;
+}
 
 /*
  * Costs: genericcostestimate charges the pages and tuples the selectivity
@@ -136,7 +153,7 @@ geoidx_handler(PG_FUNCTION_ARGS)
 	am->aminsert = geoidx_insert;
 	am->ambulkdelete = geoidx_bulkdelete;
 	am->amvacuumcleanup = geoidx_vacuumcleanup;
-	am->amcanreturn = NULL;
+	am->amcanreturn = geoidx_canreturn;
 	am->amcostestimate = geoidx_costestimate;
 	am->amoptions = geoidx_options;
 	am->amproperty = geoidx_property;

@@ -76,6 +76,7 @@ struct ScanOpaque
 	int nstack;
 	int capstack;
 	ItemPointerData *tids;
+	double *xy; /* the coordinates of tids[i] at xy[2i], xy[2i+1]: for index-only scans */
 	int ntids;
 	int captids;
 	int pos;
@@ -84,6 +85,9 @@ struct ScanOpaque
 
 	uint64 pages_visited;
 	uint64 page_limit;
+
+	bool can_return;		   /* the column's type modifier promises Point, SRID 4326, 2-D */
+	MemoryContext tuple_cxt; /* the index tuple of an index-only scan, one at a time */
 };
 
 KnnItem *
@@ -110,14 +114,18 @@ push_page(ScanOpaque *so, BlockNumber blk, XLogRecPtr parent_lsn)
 }
 
 void
-emit_tid(ScanOpaque *so, ItemPointer tid)
+emit(ScanOpaque *so, const GeoidxLeafEntry &e)
 {
 	if (so->ntids == so->captids)
 	{
 		so->captids *= 2;
 		so->tids = (ItemPointerData *) repalloc_huge(so->tids, sizeof(ItemPointerData) * so->captids);
+		so->xy = (double *) repalloc_huge(so->xy, sizeof(double) * 2 * so->captids);
 	}
-	so->tids[so->ntids++] = *tid;
+	so->tids[so->ntids] = e.tid;
+	so->xy[2 * so->ntids] = e.x;
+	so->xy[2 * so->ntids + 1] = e.y;
+	so->ntids++;
 }
 
 /* Guards against right-link cycles and other loops in a corrupted index. */
@@ -208,7 +216,7 @@ visit_page_unordered(IndexScanDesc scan, ScanOpaque *so, PageRef ref)
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 			for (int i = 0; i < n; i++)
 				if (page_verdict == geoidx::Verdict::inside || entry_matches(so, e[i]))
-					emit_tid(so, &e[i].tid);
+					emit(so, e[i]);
 		}
 		else
 		{
@@ -306,10 +314,47 @@ start_scan(ScanOpaque *so)
 		push_page(so, GEOIDX_ROOT_BLKNO, InvalidXLogRecPtr);
 }
 
-void
-set_result(IndexScanDesc scan, ItemPointer tid, double dist, bool dist_null)
+/*
+ * The point as a PostGIS geometry (GSERIALIZED v2: header, SRID, flags, type
+ * POINT, one point, x, y), for index-only scans of geometry(Point, 4326).
+ */
+Datum
+point_datum(double x, double y)
 {
+	const Size size = VARHDRSZ + 4 + 8 + 16;
+	char *p = (char *) palloc0(size);
+	SET_VARSIZE(p, size);
+	uint8 *d = (uint8 *) VARDATA(p);
+	d[0] = (4326 >> 16) & 0xFF;
+	d[1] = (4326 >> 8) & 0xFF;
+	d[2] = 4326 & 0xFF;
+	d[3] = 0x40; /* version 2, no Z, M, box */
+	uint32 type = 1, npoints = 1;
+	memcpy(d + 4, &type, 4);
+	memcpy(d + 8, &npoints, 4);
+	memcpy(d + 12, &x, 8);
+	memcpy(d + 20, &y, 8);
+	return PointerGetDatum(p);
+}
+
+void
+set_result(IndexScanDesc scan, ItemPointer tid, double x, double y, double dist, bool dist_null)
+{
+	ScanOpaque *so = (ScanOpaque *) scan->opaque;
 	scan->xs_heaptid = *tid;
+	if (scan->xs_want_itup)
+	{
+		/*
+		 * The planner also asks for index-only scans that need no column at all
+		 * (count(*)); then the value is NULL, as nothing reads it.
+		 */
+		MemoryContextReset(so->tuple_cxt);
+		MemoryContext old = MemoryContextSwitchTo(so->tuple_cxt);
+		Datum value = so->can_return ? point_datum(x, y) : (Datum) 0;
+		bool isnull = !so->can_return;
+		scan->xs_itup = index_form_tuple(RelationGetDescr(scan->indexRelation), &value, &isnull);
+		MemoryContextSwitchTo(old);
+	}
 	scan->xs_recheck = false;
 	if (scan->numberOfOrderBys > 0)
 	{
@@ -327,7 +372,11 @@ geoidx_beginscan(Relation index, int nkeys, int norderbys)
 	IndexScanDesc scan = RelationGetIndexScan(index, nkeys, norderbys);
 	ScanOpaque *so = (ScanOpaque *) palloc0(sizeof(ScanOpaque));
 	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx scan", ALLOCSET_DEFAULT_SIZES);
+	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx scan tuple",
+										  ALLOCSET_SMALL_SIZES);
+	so->can_return = geoidx_canreturn(index, 1);
 	scan->opaque = so;
+	scan->xs_itupdesc = RelationGetDescr(index);
 	if (norderbys > 0)
 	{
 		scan->xs_orderbyvals = (Datum *) palloc0(sizeof(Datum) * norderbys);
@@ -404,6 +453,7 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->nstack = 0;
 	so->captids = 512;
 	so->tids = (ItemPointerData *) palloc(sizeof(ItemPointerData) * so->captids);
+	so->xy = (double *) palloc(sizeof(double) * 2 * so->captids);
 	so->ntids = 0;
 	so->pos = 0;
 	geoidx::heap_init(&so->heap, grow_heap, so->cxt);
@@ -435,7 +485,9 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 		}
 		if (so->pos < so->ntids)
 		{
-			set_result(scan, &so->tids[so->pos++], 0.0, true);
+			set_result(scan, &so->tids[so->pos], so->xy[2 * so->pos], so->xy[2 * so->pos + 1], 0.0,
+					   true);
+			so->pos++;
 			found = true;
 		}
 	}
@@ -446,7 +498,7 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 			KnnItem item = geoidx::heap_pop(&so->heap);
 			if (item.kind == kExact)
 			{
-				set_result(scan, &item.tid, item.dist, false);
+				set_result(scan, &item.tid, item.x, item.y, item.dist, false);
 				found = true;
 				break;
 			}
@@ -461,7 +513,7 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 			if (so->heap.size == 0 || !(geoidx::heap_top(&so->heap) < item))
 			{
 				/* nothing left can come before it: skip the round trip through the heap */
-				set_result(scan, &item.tid, item.dist, false);
+				set_result(scan, &item.tid, item.x, item.y, item.dist, false);
 				found = true;
 				break;
 			}
@@ -503,6 +555,7 @@ geoidx_endscan(IndexScanDesc scan)
 {
 	ScanOpaque *so = (ScanOpaque *) scan->opaque;
 	MemoryContextDelete(so->cxt);
+	MemoryContextDelete(so->tuple_cxt);
 	pfree(so);
 	scan->opaque = NULL;
 }

@@ -26,6 +26,7 @@
 extern "C"
 {
 #include "catalog/pg_am.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_proc.h"
@@ -61,6 +62,7 @@ struct SupportOids
 	Oid box_fn;		/* geoidx_search_box(geometry, float8, boolean) */
 	Oid within_op;	/* <@ (geometry, geoidx_circle) */
 	Oid overlap_op; /* PostGIS's && (geometry, geometry) */
+	Oid float8_plus_op;
 };
 
 SupportOids oids;
@@ -125,6 +127,7 @@ support_oids()
 	oids.box_fn = function_oid("geoidx_search_box", ours, 3, circle_args);
 	oids.within_op = operator_oid("<@", geometry, circle, ours);
 	oids.overlap_op = operator_oid("&&", geometry, geometry, postgis);
+	oids.float8_plus_op = operator_oid("+", FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE);
 	oids.valid = true;
 	return oids;
 }
@@ -141,6 +144,38 @@ opfamily_am(Oid opfamily)
 }
 
 /* ---------- index conditions ---------- */
+
+/*
+ * Metres added to the radius when the index evaluates ST_DWithin in the other
+ * argument order: far above the few 1e-15 rad by which PostGIS's great-circle
+ * angle of (a, b) and of (b, a) can differ (times R: ~1e-8 m).
+ */
+constexpr double kOrderSlackMetres = 1e-6;
+
+bool
+is_true_const(Node *n)
+{
+	return IsA(n, Const) && !((Const *) n)->constisnull && DatumGetBool(((Const *) n)->constvalue);
+}
+
+/* metres + kOrderSlackMetres; a constant is folded, and left alone if negative (it is an error). */
+Node *
+widen_radius(Node *metres, const SupportOids &o)
+{
+	if (IsA(metres, Const))
+	{
+		Const *c = (Const *) metres;
+		if (c->constisnull || !(DatumGetFloat8(c->constvalue) >= 0.0))
+			return metres;
+		return (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
+								  Float8GetDatum(DatumGetFloat8(c->constvalue) + kOrderSlackMetres),
+								  false, FLOAT8PASSBYVAL);
+	}
+	Const *slack = makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
+							 Float8GetDatum(kOrderSlackMetres), false, FLOAT8PASSBYVAL);
+	return (Node *) make_opclause(o.float8_plus_op, FLOAT8OID, false, (Expr *) metres,
+								  (Expr *) slack, InvalidOid, InvalidOid);
+}
 
 List *
 index_condition(SupportRequestIndexCondition *req)
@@ -163,11 +198,20 @@ index_condition(SupportRequestIndexCondition *req)
 	Oid op, fn, fn_type;
 	if (op_in_opfamily(o.within_op, req->opfamily))
 	{
-		/* geoidx: the index decides ST_DWithin exactly. */
+		/*
+		 * geoidx: the index decides ST_DWithin(centre, col) exactly. That is
+		 * geoidx_dwithin(centre, col) to the last bit, and geoidx_dwithin(col,
+		 * centre) too on the spheroid, whose distance is symmetric; PostGIS's
+		 * great-circle formula is not, so for the sphere with the column first
+		 * the index gets a radius 1 um larger and the call stays as the filter.
+		 */
+		bool exact = req->indexarg == 1 || is_true_const(use_spheroid);
+		if (!exact)
+			metres = widen_radius(metres, o);
 		op = o.within_op;
 		fn = o.circle_fn;
 		fn_type = o.circle_type;
-		req->lossy = false;
+		req->lossy = !exact;
 	}
 	else
 	{
