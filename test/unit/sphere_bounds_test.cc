@@ -386,7 +386,7 @@ make_query(Gen &g, const BoxCase &c, int which)
  */
 TEST(SphereBounds, BoxBoundsAndClassify)
 {
-	const long boxes = 1500 * env_scale();
+	const long boxes = 1000 * env_scale();
 	Gen g(8675309);
 	Failures bound_fail, verdict_fail, within_fail;
 	long bound_checks = 0, points_checked = 0, within_checks = 0;
@@ -482,7 +482,7 @@ TEST(SphereBounds, BoxBoundsAndClassify)
  */
 TEST(SphereBounds, PointWithinEqualsStDWithin)
 {
-	const long pairs = 100000 * env_scale();
+	const long pairs = 80000 * env_scale();
 	Gen g(31337);
 	Failures fail;
 	long checks = 0, within_true = 0;
