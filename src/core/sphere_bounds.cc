@@ -55,119 +55,6 @@ unit_vector(GeoPoint p)
 	return Vec3{cl * std::cos(p.lon), cl * std::sin(p.lon), std::sin(p.lat)};
 }
 
-Box3
-box_empty()
-{
-	const double inf = std::numeric_limits<double>::infinity();
-	return Box3{{inf, inf, inf}, {-inf, -inf, -inf}};
-}
-
-bool
-box_is_empty(const Box3 &b)
-{
-	return b.lo[0] > b.hi[0];
-}
-
-Box3
-box_of(const Vec3 &v)
-{
-	return Box3{{v.x, v.y, v.z}, {v.x, v.y, v.z}};
-}
-
-void
-box_extend(Box3 *b, const Vec3 &v)
-{
-	const double c[3] = {v.x, v.y, v.z};
-	for (int i = 0; i < 3; i++)
-	{
-		b->lo[i] = std::min(b->lo[i], c[i]);
-		b->hi[i] = std::max(b->hi[i], c[i]);
-	}
-}
-
-void
-box_extend(Box3 *b, const Box3 &o)
-{
-	for (int i = 0; i < 3; i++)
-	{
-		b->lo[i] = std::min(b->lo[i], o.lo[i]);
-		b->hi[i] = std::max(b->hi[i], o.hi[i]);
-	}
-}
-
-bool
-box_contains(const Box3 &b, const Vec3 &v)
-{
-	return b.lo[0] <= v.x && v.x <= b.hi[0] && b.lo[1] <= v.y && v.y <= b.hi[1] &&
-		   b.lo[2] <= v.z && v.z <= b.hi[2];
-}
-
-bool
-box_contains(const Box3 &outer, const Box3 &inner)
-{
-	if (box_is_empty(inner))
-		return true;
-	for (int i = 0; i < 3; i++)
-		if (inner.lo[i] < outer.lo[i] || inner.hi[i] > outer.hi[i])
-			return false;
-	return true;
-}
-
-double
-box_margin(const Box3 &b)
-{
-	if (box_is_empty(b))
-		return 0.0;
-	return (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]);
-}
-
-double
-box_enlargement(const Box3 &b, const Vec3 &v)
-{
-	if (box_is_empty(b))
-		return 0.0;
-	Box3 e = b;
-	box_extend(&e, v);
-	return box_margin(e) - box_margin(b);
-}
-
-double
-chord2(const Vec3 &a, const Vec3 &b)
-{
-	double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
-	return dx * dx + dy * dy + dz * dz;
-}
-
-double
-min_chord2(const Box3 &b, const Vec3 &q)
-{
-	const double c[3] = {q.x, q.y, q.z};
-	double s = 0.0;
-	for (int i = 0; i < 3; i++)
-	{
-		double d = 0.0;
-		if (c[i] < b.lo[i])
-			d = b.lo[i] - c[i];
-		else if (c[i] > b.hi[i])
-			d = c[i] - b.hi[i];
-		s += d * d;
-	}
-	return s;
-}
-
-double
-max_chord2(const Box3 &b, const Vec3 &q)
-{
-	const double c[3] = {q.x, q.y, q.z};
-	double s = 0.0;
-	for (int i = 0; i < 3; i++)
-	{
-		double d = std::max(std::fabs(c[i] - b.lo[i]), std::fabs(c[i] - b.hi[i]));
-		s += d * d;
-	}
-	return s;
-}
-
 double
 chord2_to_angle(double c2)
 {
@@ -242,13 +129,16 @@ radius_test(GeoPoint center, double radius, bool use_spheroid)
 	t.use_spheroid = use_spheroid;
 
 	/* Anything within the radius has a central angle at most this. */
-	double far_angle = (radius + kAbsMetres) / (kSphereRadius * scale_low(use_spheroid)) * (1.0 + kRel);
+	double far_angle =
+		(radius + kAbsMetres) / (kSphereRadius * scale_low(use_spheroid)) * (1.0 + kRel);
 	t.reject_c2 = far_angle >= M_PI ? std::numeric_limits<double>::infinity()
 									: angle_to_chord2(far_angle) * (1.0 + kRel) + kChord2Slack;
 
 	/* Anything with a central angle at most this is within the radius. */
-	double near_angle = (radius - kAbsMetres) / (kSphereRadius * scale_high(use_spheroid)) * (1.0 - kRel);
-	t.accept_c2 = near_angle <= 0.0 ? -1.0 : angle_to_chord2(near_angle) * (1.0 - kRel) - kChord2Slack;
+	double near_angle =
+		(radius - kAbsMetres) / (kSphereRadius * scale_high(use_spheroid)) * (1.0 - kRel);
+	t.accept_c2 =
+		near_angle <= 0.0 ? -1.0 : angle_to_chord2(near_angle) * (1.0 - kRel) - kChord2Slack;
 
 	/* The meridional arc between two latitudes is the shortest way between their parallels. */
 	double per_rad = use_spheroid ? kMinMeridional : kSphereRadius * (1.0 - kRel);

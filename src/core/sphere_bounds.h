@@ -21,6 +21,10 @@
  */
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "pg_free.h"
 #include "geodesy.h"
 
@@ -43,22 +47,126 @@ struct Box3
 
 Vec3 unit_vector(GeoPoint p);
 
-/* A box that contains nothing; extending it by anything yields that thing. */
-Box3 box_empty();
-bool box_is_empty(const Box3 &b);
-Box3 box_of(const Vec3 &v);
-void box_extend(Box3 *b, const Vec3 &v);
-void box_extend(Box3 *b, const Box3 &other);
-bool box_contains(const Box3 &b, const Vec3 &v);
-bool box_contains(const Box3 &outer, const Box3 &inner);
-/* Sum of the edge lengths growth when extending by v: the insert-path choice metric. */
-double box_enlargement(const Box3 &b, const Vec3 &v);
-double box_margin(const Box3 &b);
+/*
+ * Box operations are inline: they run per entry on every page a search or an
+ * insert reads. box_empty() contains nothing (extending it by anything yields
+ * that thing); box_enlargement is the growth of the sum of edge lengths, the
+ * insert path's choice metric; min/max_chord2 are the squared chords from q to
+ * the nearest / farthest point of the box.
+ */
 
-/* Squared chord from q to the nearest / farthest point of the box. */
-double min_chord2(const Box3 &b, const Vec3 &q);
-double max_chord2(const Box3 &b, const Vec3 &q);
-double chord2(const Vec3 &a, const Vec3 &b);
+inline Box3
+box_empty()
+{
+	const double inf = std::numeric_limits<double>::infinity();
+	return Box3{{inf, inf, inf}, {-inf, -inf, -inf}};
+}
+
+inline bool
+box_is_empty(const Box3 &b)
+{
+	return b.lo[0] > b.hi[0];
+}
+
+inline Box3
+box_of(const Vec3 &v)
+{
+	return Box3{{v.x, v.y, v.z}, {v.x, v.y, v.z}};
+}
+
+inline void
+box_extend(Box3 *b, const Vec3 &v)
+{
+	const double c[3] = {v.x, v.y, v.z};
+	for (int i = 0; i < 3; i++)
+	{
+		b->lo[i] = std::min(b->lo[i], c[i]);
+		b->hi[i] = std::max(b->hi[i], c[i]);
+	}
+}
+
+inline void
+box_extend(Box3 *b, const Box3 &o)
+{
+	for (int i = 0; i < 3; i++)
+	{
+		b->lo[i] = std::min(b->lo[i], o.lo[i]);
+		b->hi[i] = std::max(b->hi[i], o.hi[i]);
+	}
+}
+
+inline bool
+box_contains(const Box3 &b, const Vec3 &v)
+{
+	return b.lo[0] <= v.x && v.x <= b.hi[0] && b.lo[1] <= v.y && v.y <= b.hi[1] && b.lo[2] <= v.z &&
+		   v.z <= b.hi[2];
+}
+
+inline bool
+box_contains(const Box3 &outer, const Box3 &inner)
+{
+	if (box_is_empty(inner))
+		return true;
+	for (int i = 0; i < 3; i++)
+		if (inner.lo[i] < outer.lo[i] || inner.hi[i] > outer.hi[i])
+			return false;
+	return true;
+}
+
+inline double
+box_margin(const Box3 &b)
+{
+	if (box_is_empty(b))
+		return 0.0;
+	return (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]);
+}
+
+inline double
+box_enlargement(const Box3 &b, const Vec3 &v)
+{
+	if (box_is_empty(b))
+		return 0.0;
+	Box3 e = b;
+	box_extend(&e, v);
+	return box_margin(e) - box_margin(b);
+}
+
+inline double
+chord2(const Vec3 &a, const Vec3 &b)
+{
+	double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+	return dx * dx + dy * dy + dz * dz;
+}
+
+inline double
+min_chord2(const Box3 &b, const Vec3 &q)
+{
+	const double c[3] = {q.x, q.y, q.z};
+	double s = 0.0;
+	for (int i = 0; i < 3; i++)
+	{
+		double d = 0.0;
+		if (c[i] < b.lo[i])
+			d = b.lo[i] - c[i];
+		else if (c[i] > b.hi[i])
+			d = c[i] - b.hi[i];
+		s += d * d;
+	}
+	return s;
+}
+
+inline double
+max_chord2(const Box3 &b, const Vec3 &q)
+{
+	const double c[3] = {q.x, q.y, q.z};
+	double s = 0.0;
+	for (int i = 0; i < 3; i++)
+	{
+		double d = std::max(std::fabs(c[i] - b.lo[i]), std::fabs(c[i] - b.hi[i]));
+		s += d * d;
+	}
+	return s;
+}
 
 /* Central angle (radians) whose chord is sqrt(c2), c2 in [0, 4]. */
 double chord2_to_angle(double c2);
@@ -78,8 +186,8 @@ struct RadiusTest
 	Vec3 q;
 	double radius;
 	bool use_spheroid;
-	double reject_c2; /* min_chord2 above this: outside */
-	double accept_c2; /* max_chord2 below this: inside */
+	double reject_c2;       /* min_chord2 above this: outside */
+	double accept_c2;       /* max_chord2 below this: inside */
 	double reject_dlat_deg; /* |lat - center.lat| in degrees above this: outside */
 };
 
