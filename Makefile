@@ -42,3 +42,6 @@ tapcheck:
 	$(prove_installcheck)
 
 .PHONY: isolationcheck tapcheck
+
+# PGXS tracks no header dependencies: rebuild everything when a header changes.
+$(OBJS): $(wildcard src/core/*.h src/pg/*.h)
