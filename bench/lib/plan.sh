@@ -1,0 +1,150 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2153 # CLIENTS, TRANSPORTS, ... are set by bench/run
+# The read workloads: what each measures, on which data, against which
+# variants; and the loop that runs them with variants alternated.
+
+# workload -> data set, title, variants (full run), variants (default run).
+# A variant is a script workloads/<workload>/<variant>.sql, or "redis"
+# (tools/redis_geo_bench.c). The table shows geoidx/variant for every
+# variant; lib/report.sh picks the ones each target is about.
+declare -A WL_DATASET=(
+  [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2]=seed2
+  [k1_world_10]=world [k1_world_100]=world [k1_cities_10]=cities [k1_cities_100]=cities
+)
+declare -A WL_TITLE=(
+  [t]="T SELECT 1" [r1_ids]="R1 200 km ids" [r1_count]="R1 200 km count(*)"
+  [r1_limit]="T limit: R1 ids by PK" [r2]="R2 5 km nearest 100"
+  [k1_world_10]="K1 world k=10" [k1_world_100]="K1 world k=100"
+  [k1_cities_10]="K1 cities k=10" [k1_cities_100]="K1 cities k=100"
+)
+declare -A WL_FULL=(
+  [t]="select1"
+  [r1_ids]="noindex gist_geog gist_geom spgist geoidx geoidx_cl redis"
+  [r1_count]="noindex gist_geog gist_geom spgist geoidx geoidx_cl"
+  [r1_limit]="pk gist_geog geoidx"
+  [r2]="gist_geog gist_geom spgist geoidx geoidx_cl"
+  [k1_world_10]="gist_geog gist_geom geoidx redis"
+  [k1_world_100]="gist_geog gist_geom geoidx redis"
+  [k1_cities_10]="gist_geog gist_geom geoidx"
+  [k1_cities_100]="gist_geog gist_geom geoidx"
+)
+# The default (<= 5 minutes) run: the variants the targets are about.
+declare -A WL_SHORT=(
+  [t]="select1"
+  [r1_ids]="gist_geog gist_geom geoidx geoidx_cl redis"
+  [r1_count]="gist_geog geoidx"
+  [r1_limit]="pk geoidx"
+  [r2]="gist_geog gist_geom geoidx geoidx_cl"
+  [k1_world_10]="gist_geog gist_geom geoidx redis"
+  [k1_cities_10]="gist_geog geoidx"
+)
+WL_ORDER=(t r1_ids r1_count r1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100)
+
+# --workloads names (the issue's) -> workload ids.
+workload_group_members() {
+  case ${1,,} in
+    t) echo "t r1_limit" ;;
+    r1) echo "r1_ids r1_count" ;;
+    r2) echo "r2" ;;
+    k1) echo "k1_world_10 k1_cities_10 k1_world_100 k1_cities_100" ;;
+    w1 | m1 | build) ;;
+    *) die "unknown workload '$1' (T, R1, R2, K1, W1, M1, BUILD)" ;;
+  esac
+}
+
+# Variants of workload $1 that this run measures (mode: full or short,
+# geoidx installed or not).
+wl_variants() {
+  local w=$1 v out=()
+  local list=${WL_SHORT[$w]-}
+  ((FULL)) && list=${WL_FULL[$w]}
+  for v in $list; do
+    [[ $v == geoidx* ]] && ((GEOIDX == 0)) && continue
+    [[ $v == redis ]] && ! in_list redis "$COMPARATORS" && continue
+    out+=("$v")
+  done
+  echo "${out[*]}"
+}
+
+# The read workloads selected by --workloads/--dataset, in run order.
+selected_read_workloads() {
+  local w g members=" "
+  for g in ${WORKLOADS//,/ }; do members+="$(workload_group_members "$g") "; done
+  for w in "${WL_ORDER[@]}"; do
+    [[ $members == *" $w "* ]] || continue
+    ((FULL)) || [[ -n ${WL_SHORT[$w]-} ]] || continue
+    [[ ${WL_DATASET[$w]} == none ]] || in_list "${WL_DATASET[$w]}" "$DATASETS" || continue
+    echo "$w"
+  done
+}
+
+# The table a variant's script reads (for the index-use check).
+variant_table_name() {
+  local w=$1 v=$2
+  case $v in
+    select1 | redis | noindex | pk) echo "" ;;
+    *) echo "${WL_DATASET[$w]}_$v" ;;
+  esac
+}
+
+# One measurement, appended to runs.csv.
+measure_one() {
+  local w=$1 v=$2 transport=$3 mode=$4 clients=$5 round=$6
+  local table before after used=- res tps lat failed=0
+  local log="$RESULTS_DIR/logs/${w}_${v}_${transport}_${mode}_c${clients}_r${round}.log"
+  table=$(variant_table_name "$w" "$v")
+  [[ -n $table ]] && before=$(idx_scans "$table")
+  if [[ $v == redis ]]; then
+    res=$(redis_run "$w" "$transport" "$clients" "$DURATION" 2>"$log") || {
+      warn "$w redis failed (see $log)"
+      return
+    }
+    read -r tps lat <<<"$res"
+  else
+    res=$(pgb_run "$log" "$transport" "$mode" "$clients" "$DURATION" \
+      -f "$BENCH_DIR/workloads/$w/$v.sql") || {
+      warn "$w $v failed (see $log)"
+      return
+    }
+    read -r tps lat failed <<<"$res"
+  fi
+  if [[ -n $table ]]; then
+    after=$(idx_scans "$table")
+    if [[ ${after:-0} == "${before:-0}" ]]; then
+      sleep 0.3 # the backends' statistics are flushed when they exit
+      after=$(idx_scans "$table")
+    fi
+    if [[ ${after:-0} == "${before:-0}" ]]; then
+      used=no
+      loud "$w/$v: index ${table}_pos was NOT used: this row measures something else"
+    else
+      used=yes
+    fi
+  fi
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$w" "$v" "$transport" "$mode" "$clients" \
+    "$round" "$DURATION" "$tps" "$lat" "$failed" "$used" >>"$RUNS_CSV"
+  step "$(printf '%-22s %-10s %-4s %-8s c=%s round %s/%s: %10.1f tps' \
+    "${WL_TITLE[$w]}" "$v" "$transport" "$mode" "$clients" "$round" "$ROUNDS" "$tps")"
+}
+
+# Every read workload: variants alternated inside each round (A B C A B C),
+# and both transports inside each round, so that drift (CPU frequency,
+# cache warm-up, other load) hits every variant alike.
+run_read_workloads() {
+  local w v mode clients round transport variants
+  for w in "$@"; do
+    read -r -a variants <<<"$(wl_variants "$w")"
+    ((${#variants[@]})) || continue
+    for mode in ${MODES//,/ }; do
+      for clients in ${CLIENTS//,/ }; do
+        for ((round = 1; round <= ROUNDS; round++)); do
+          for transport in ${TRANSPORTS//,/ }; do
+            for v in "${variants[@]}"; do
+              measure_one "$w" "$v" "$transport" "$mode" "$clients" "$round"
+            done
+          done
+        done
+      done
+    done
+  done
+}

@@ -1,0 +1,278 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2153 # CLIENTS, TRANSPORTS, ... are set by bench/run
+# From runs.csv to summary.csv, results.md, chart.png and the table on
+# stdout. Medians over the rounds; every ratio divides two medians of the
+# same run, same transport, same protocol mode, same number of clients.
+
+# summary.csv: workload,variant,transport,mode,clients,rounds,tps,lat_ms,index_used
+# (median tps and latency over rounds; rows in the order first measured).
+summarize_runs() {
+  awk -F, 'NR > 1 {
+      k = $1 "," $2 "," $3 "," $4 "," $5
+      if (!(k in n)) { order[++nk] = k }
+      n[k]++; tps[k, n[k]] = $8; lat[k, n[k]] = $9
+      if ($11 == "no") used[k] = "no"; else if (!(k in used)) used[k] = $11
+    }
+    function med(arr, k, m,   i, j, t, v) {
+      for (i = 1; i <= m; i++) v[i] = arr[k, i] + 0
+      for (i = 2; i <= m; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+      return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+    }
+    END {
+      print "workload,variant,transport,mode,clients,rounds,tps,lat_ms,index_used"
+      for (i = 1; i <= nk; i++) { k = order[i]
+        printf "%s,%d,%.1f,%.3f,%s\n", k, n[k], med(tps, k, n[k]), med(lat, k, n[k]), used[k] }
+    }' "$RUNS_CSV" >"$SUMMARY_CSV"
+}
+
+# tps_of WORKLOAD VARIANT TRANSPORT MODE CLIENTS -> median tps or empty
+tps_of() {
+  awk -F, -v w="$1" -v v="$2" -v t="$3" -v m="$4" -v c="$5" \
+    '$1 == w && $2 == v && $3 == t && $4 == m && $5 == c { print $7; exit }' "$SUMMARY_CSV"
+}
+
+# Human title of a workload id (read workloads from plan.sh, W1/M1 here).
+title_of() {
+  case $1 in
+    w1_sync_on) echo "W1 upsert, sync on" ;;
+    w1_sync_off) echo "W1 upsert, sync off" ;;
+    m1_u0) echo "M1 mixed, 0% upd" ;;
+    m1_u10) echo "M1 mixed, 10% upd" ;;
+    *) echo "${WL_TITLE[$1]:-$1}" ;;
+  esac
+}
+
+# The throughput table, Markdown with padded columns (readable as text too).
+throughput_table() {
+  local transports=${TRANSPORTS//,/ } w titles=""
+  for w in $(cut -d, -f1 "$SUMMARY_CSV" | tail -n +2 | uniq); do titles+="$w|$(title_of "$w");"; done
+  awk -F, -v transports="$transports" -v titles="$titles" '
+    BEGIN {
+      nt = split(transports, T, " ")
+      nn = split(titles, P, ";"); for (i = 1; i <= nn; i++) { split(P[i], kv, "|"); title[kv[1]] = kv[2] }
+    }
+    NR > 1 {
+      g = $1 "," $2 "," $4 "," $5
+      if (!(g in seen)) { seen[g] = 1; rows[++nr] = g }
+      tps[$1, $2, $3, $4, $5] = $7; used[g] = (used[g] == "no" || $9 == "no") ? "no" : $9
+    }
+    END {
+      hdr = sprintf("| %-24s | %-10s | %-8s | %2s |", "workload", "variant", "mode", "cl")
+      sep = "|--------------------------|------------|----------|----|"
+      for (i = 1; i <= nt; i++) { hdr = hdr sprintf(" %10s |", T[i] " tps"); sep = sep "-----------:|" }
+      for (i = 1; i <= nt; i++) { hdr = hdr sprintf(" %13s |", "geoidx/x " T[i]); sep = sep "--------------:|" }
+      print hdr " index used |"; print sep "------------|"
+      for (r = 1; r <= nr; r++) {
+        split(rows[r], f, ",")
+        line = sprintf("| %-24s | %-10s | %-8s | %2s |", title[f[1]], f[2], f[3], f[4])
+        for (i = 1; i <= nt; i++) {
+          v = tps[f[1], f[2], T[i], f[3], f[4]]
+          line = line sprintf(" %10s |", v == "" ? "-" : v)
+        }
+        for (i = 1; i <= nt; i++) {
+          v = tps[f[1], f[2], T[i], f[3], f[4]]; gx = tps[f[1], "geoidx", T[i], f[3], f[4]]
+          line = line sprintf(" %13s |", (v == "" || gx == "" || v + 0 == 0 || f[2] == "geoidx") ? "-" : sprintf("%.2fx", gx / v))
+        }
+        print line sprintf(" %-10s |", used[rows[r]])
+      }
+    }' "$SUMMARY_CSV"
+}
+
+# Builds: median time and size per table and variant (create + reindexes).
+builds_table() {
+  [[ -s $BUILDS_CSV ]] || return 0
+  echo "| table | variant | step | builds | median ms | index size | index bytes |"
+  echo "|---|---|---|---:|---:|---:|---:|"
+  awk -F, '{ k = $2 "," $3 "," $4
+             if (!(k in n)) o[++nk] = k; n[k]++; ms[k, n[k]] = $6; ib[k] = $7 }
+    function med(k, m,   i, j, t, v) {
+      for (i = 1; i <= m; i++) v[i] = ms[k, i] + 0
+      for (i = 2; i <= m; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+      return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+    END { for (i = 1; i <= nk; i++) { split(o[i], f, ",")
+      printf "| %s | %s | %s | %d | %.0f | %.1f MB | %s |\n", f[1], f[2], f[3], n[o[i]], med(o[i], n[o[i]]), ib[o[i]] / 1048576, ib[o[i]] } }' "$BUILDS_CSV"
+}
+
+build_median_ms() { # table: median of the alternated REINDEX rounds
+  awk -F, -v t="$1" '$2 == t && $4 == "reindex" { print $6 }' "$BUILDS_CSV" | median
+}
+build_bytes() { # table
+  awk -F, -v t="$1" '$2 == t && $4 != "cluster" { b = $7 } END { print b }' "$BUILDS_CSV"
+}
+
+w1_table() {
+  [[ -s $W1_SIZES_CSV ]] || return 0
+  echo "| W1 table | phase | heap | spatial index |"
+  echo "|---|---|---:|---:|"
+  tail -n +2 "$W1_SIZES_CSV" | awk -F, '{ printf "| w1_%s | %s | %.1f MB | %.1f MB |\n", $1, $2, $3 / 1048576, $4 / 1048576 }'
+}
+
+m1_table() {
+  [[ -s $M1_CSV ]] || return 0
+  echo "| M1 variant | updates | op | transactions | p50 ms | p99 ms | p99.9 ms |"
+  echo "|---|---:|---|---:|---:|---:|---:|"
+  tail -n +2 "$M1_CSV" | awk -F, '{ printf "| %s | %s %% | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }'
+}
+
+m1_p99() { # variant pct op
+  awk -F, -v v="$1" -v p="$2" -v o="$3" '$1 == v && $2 == p && $3 == o { print $6 }' "$M1_CSV" 2>/dev/null
+}
+
+# ratio A B -> A/B with 2 decimals, or empty
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b + 0 > 0) printf "%.2f", a / b }'; }
+
+# verdict VALUE OP LIMIT -> PASS/FAIL/n.a.
+verdict() {
+  [[ -z $1 ]] && { echo "n.a."; return; }
+  awk -v x="$1" -v op="$2" -v l="$3" 'BEGIN { ok = (op == ">=") ? (x >= l) : (x <= l); print ok ? "PASS" : "FAIL" }'
+}
+
+# The issue's targets, on the reference configuration: Unix socket, the
+# last protocol mode and the largest client count measured (2 by default).
+targets_table() {
+  local t m c r g1 g2 best
+  t=${TRANSPORTS%%,*}
+  m=${MODES##*,}
+  c=${CLIENTS##*,}
+  echo "Reference configuration: transport $t, -M $m, $c clients. Ratios are medians of the same run."
+  echo
+  echo "| target | measured | limit | verdict |"
+  echo "|---|---:|---:|---|"
+  row() { printf '| %s | %s | %s %s | %s |\n' "$1" "${2:-n.a.}" "$3" "$4" "$(verdict "$2" "$3" "$4")"; }
+  r=$(ratio "$(tps_of r1_ids geoidx "$t" "$m" "$c")" "$(tps_of r1_ids gist_geog "$t" "$m" "$c")")
+  row "R1 ids: geoidx / GiST(geography)" "$r" ">=" 3
+  r=$(ratio "$(tps_of r1_count geoidx "$t" "$m" "$c")" "$(tps_of r1_count gist_geog "$t" "$m" "$c")")
+  row "R1 count(*): geoidx / GiST(geography)" "$r" ">=" 10
+  local w
+  for w in k1_world_10 k1_cities_10 k1_world_100 k1_cities_100; do
+    grep -q "^$w," "$SUMMARY_CSV" || continue
+    r=$(ratio "$(tps_of "$w" geoidx "$t" "$m" "$c")" "$(tps_of "$w" gist_geog "$t" "$m" "$c")")
+    row "$(title_of "$w"): geoidx / GiST(geography) <->" "$r" ">=" 3
+    r=$(ratio "$(tps_of "$w" geoidx "$t" "$m" "$c")" "$(tps_of "$w" gist_geom "$t" "$m" "$c")")
+    # planar GiST is measured on cities only in --full
+    [[ -n $r || $w == k1_world_* ]] && row "$(title_of "$w"): geoidx / planar GiST <->" "$r" ">=" 1
+  done
+  g1=$(tps_of r2 gist_geog "$t" "$m" "$c")
+  g2=$(tps_of r2 gist_geom "$t" "$m" "$c")
+  best=$(awk -v a="$g1" -v b="$g2" 'BEGIN { m = (a + 0 > b + 0) ? a : b; if (m != "") print m }')
+  r=$(ratio "$(tps_of r2 geoidx "$t" "$m" "$c")" "$best")
+  row "R2: geoidx / best GiST" "$r" ">=" 3
+  r=$(ratio "$(tps_of w1_sync_off geoidx unix prepared 2)" "$(tps_of w1_sync_off none unix prepared 2)")
+  row "W1 sync off: geoidx / no spatial index" "$r" ">=" 0.9
+  r=$(ratio "$(m1_p99 geoidx 10 search)" "$(m1_p99 geoidx 0 search)")
+  row "M1 search p99: 10 % updates / 0 %" "$r" "<=" 1.2
+  r=$(ratio "$(tps_of r1_limit geoidx "$t" "$m" "$c")" "$(tps_of r1_limit pk "$t" "$m" "$c")")
+  row "limit: geoidx R1 ids / same rows by PK" "$r" ">=" 0.7
+  r=$(ratio "$(build_median_ms seed2_geoidx)" "$(build_median_ms seed2_gist_geom)")
+  row "build time on seed-2: geoidx / GiST(geometry)" "$r" "<=" 0.7
+  r=$(ratio "$(build_bytes seed2_geoidx)" "$(build_bytes seed2_gist_geom)")
+  row "index size on seed-2: geoidx / GiST(geometry)" "$r" "<=" 0.7
+  for w in r1_ids r1_count r2; do
+    r=$(ratio "$(tps_of "$w" geoidx_cl "$t" "$m" "$c")" "$(tps_of "$w" geoidx "$t" "$m" "$c")")
+    [[ -n $r ]] && printf '| %s: CLUSTER USING geoidx / unclustered (information) | %s | | |\n' "$(title_of "$w")" "$r"
+  done
+  return 0
+}
+
+# "group variant value" lines -> a gnuplot matrix: a header of variants,
+# one row per group (missing cells NaN), orders as first seen.
+chart_matrix() {
+  awk '{ if (!($1 in gs)) go[++ng] = $1; gs[$1] = 1
+         if (!($2 in vs)) vo[++nv] = $2; vs[$2] = 1
+         v[$1, $2] = $3 }
+       END {
+         printf "group"; for (j = 1; j <= nv; j++) printf " %s", vo[j]; print ""
+         for (i = 1; i <= ng; i++) {
+           printf "%s", go[i]
+           for (j = 1; j <= nv; j++) printf " %s", ((go[i], vo[j]) in v) ? v[go[i], vo[j]] : "NaN"
+           print "" } }'
+}
+
+# One colour per variant, the same in every panel.
+variant_color() {
+  while read -r v; do
+    case $v in
+      geoidx) echo '#d62728' ;; geoidx_cl) echo '#ff7f0e' ;;
+      gist_geog) echo '#1f77b4' ;; gist_geom) echo '#17becf' ;; spgist) echo '#9edae5' ;;
+      redis) echo '#9467bd' ;; pk) echo '#2ca02c' ;; *) echo '#7f7f7f' ;;
+    esac
+  done
+}
+
+# chart.png: one panel per workload, one bar group per transport (W1: per
+# synchronous_commit setting), one bar per variant; log scale because a
+# sequential scan and an index differ by orders of magnitude.
+make_chart() {
+  command -v gnuplot >/dev/null || { warn "no gnuplot: no chart"; return 0; }
+  local dir="$RESULTS_DIR/chart-data" m=${MODES##*,} c=${CLIENTS##*,} w files=() n=0
+  mkdir -p "$dir"
+  # Read workloads: groups = transports, for the reference mode and clients.
+  for w in $(cut -d, -f1 "$SUMMARY_CSV" | tail -n +2 | uniq); do
+    [[ $w == m1_* || $w == w1_* ]] && continue
+    awk -F, -v w="$w" -v m="$m" -v c="$c" \
+      'NR > 1 && $1 == w && $4 == m && $5 == c { print $3, $2, $7 }' "$SUMMARY_CSV" | chart_matrix >"$dir/$w.dat"
+    files+=("$w")
+    n=$((n + 1))
+  done
+  # W1: unix only; groups = synchronous_commit setting.
+  if grep -q '^w1_sync_' "$SUMMARY_CSV"; then
+    awk -F, '$1 ~ /^w1_sync_/ { print substr($1, 4), $2, $7 }' "$SUMMARY_CSV" | chart_matrix >"$dir/w1.dat"
+    files+=(w1)
+    n=$((n + 1))
+  fi
+  ((n)) || return 0
+  local rows=$(((n + 1) / 2)) gp="$dir/chart.gp"
+  {
+    echo "set terminal pngcairo size 1400,$((rows * 330 + 60)) font 'sans,9'"
+    echo "set output '$RESULTS_DIR/chart.png'"
+    echo "set multiplot layout $rows,2 title 'geoidx bench: tps (median of $ROUNDS rounds, -M $m, $c clients; W1: unix, 2 clients)'"
+    echo "set style data histograms; set style histogram clustered gap 1; set style fill solid 0.85 border -1"
+    echo "set logscale y; set grid ytics; set key outside right top vertical; set ylabel 'tps'"
+    echo "set datafile missing 'NaN'; set termoption noenhanced"
+    for w in "${files[@]}"; do
+      local ncol colors
+      ncol=$(head -n 1 "$dir/$w.dat" | wc -w)
+      colors=$(head -n 1 "$dir/$w.dat" | cut -d' ' -f2- | tr ' ' '\n' | variant_color | tr '\n' ' ')
+      if [[ $w == w1 ]]; then echo "set title 'W1 moving-point upserts (groups: synchronous_commit)'"
+      else echo "set title '$(title_of "$w")'"; fi
+      echo "plot for [i=2:$ncol] '$dir/$w.dat' using i:xtic(1) title columnheader(i) lc rgb word('$colors', i - 1)"
+    done
+    echo "unset multiplot"
+  } >"$gp"
+  gnuplot "$gp" 2>>"$RUN_LOG" || warn "gnuplot failed (see $RUN_LOG)"
+}
+
+write_report() {
+  summarize_runs
+  {
+    echo "# geoidx benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    echo "$RUN_HEADER"
+    echo
+    echo "## Throughput (median tps over $ROUNDS alternated rounds of ${DURATION}s)"
+    echo
+    throughput_table
+    echo
+    echo "## Targets (issue 4)"
+    echo
+    targets_table
+    echo
+    echo "## Index builds"
+    echo
+    echo "create: the first CREATE INDEX, timed while the other loader ran on the other core."
+    echo "reindex: REINDEX of the seed-2 indexes, alternated and one at a time: the build target uses these."
+    echo
+    builds_table
+    echo
+    echo "## W1 sizes"
+    echo
+    w1_table
+    echo
+    echo "## M1 latency per operation (all rounds pooled)"
+    echo
+    m1_table
+    echo
+    echo "Files: runs.csv (every run), summary.csv (medians), builds.csv, w1_sizes.csv, m1.csv, chart.png, logs/."
+  } >"$RESULTS_MD"
+  make_chart
+}

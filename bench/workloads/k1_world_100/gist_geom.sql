@@ -1,0 +1,7 @@
+-- K1 world k=100: planar GiST on pos, geometry <-> in degrees: fast but the
+-- wrong metric (not metres, no wrap at the antimeridian); the speed to beat.
+\set lon -180.0 + random(0, 359999999) / 1000000.0
+\set u random(0, 1000000000) / 1000000000.0
+SELECT id FROM world_gist_geom
+ ORDER BY pos <-> ST_SetSRID(ST_MakePoint(:lon, degrees(asin(2 * :u::float8 - 1))), 4326)
+ LIMIT 100;

@@ -1,0 +1,2 @@
+-- T: the protocol floor. One round trip, no table.
+SELECT 1;
