@@ -54,18 +54,17 @@ constexpr int32 kSridWgs84 = 4326;
 void
 circle_syntax_error(const char *str, const char *why)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid input syntax for type geoidx_circle: \"%s\"", str),
-			 errdetail("%s", why),
-			 errhint("The form is CIRCLE(lon lat, metres, spheroid|sphere), for example "
-					 "CIRCLE(112 -7, 200000, spheroid).")));
+	ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					errmsg("invalid input syntax for type geoidx_circle: \"%s\"", str),
+					errdetail("%s", why),
+					errhint("The form is CIRCLE(lon lat, metres, spheroid|sphere), for example "
+							"CIRCLE(112 -7, 200000, spheroid).")));
 }
 
 const char *
 skip_space(const char *s)
 {
-	while (*s != '\0' && isspace((unsigned char) *s))
+	while (*s != '\0' && isspace((unsigned char)*s))
 		s++;
 	return s;
 }
@@ -73,7 +72,7 @@ skip_space(const char *s)
 void
 circle_in_context(void *arg)
 {
-	errcontext("geoidx_circle input \"%s\"", (const char *) arg);
+	errcontext("geoidx_circle input \"%s\"", (const char *)arg);
 }
 
 /* A number at s (float8in's syntax: also NaN, Infinity); errors name the whole input. */
@@ -175,13 +174,14 @@ envelope_function()
 	{
 		Oid nsp = geoidx_extension_schema("postgis");
 		const Oid argtypes[5] = {FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID};
-		List *name = list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("st_makeenvelope")));
+		List *name =
+			list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("st_makeenvelope")));
 		Oid fn = LookupFuncName(name, 5, argtypes, false);
 
 		if (!envelope_fn.callback_registered)
 		{
 			/* A DROP/CREATE EXTENSION postgis in this backend makes us look again. */
-			CacheRegisterSyscacheCallback(PROCOID, invalidate_envelope_fn, (Datum) 0);
+			CacheRegisterSyscacheCallback(PROCOID, invalidate_envelope_fn, (Datum)0);
 			envelope_fn.callback_registered = true;
 		}
 		fmgr_info_cxt(fn, &envelope_fn.flinfo, TopMemoryContext);
@@ -208,7 +208,7 @@ geoidx_extension_schema(const char *extname)
 	SysScanDesc scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
 	HeapTuple tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
-		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+		nsp = ((Form_pg_extension)GETSTRUCT(tup))->extnamespace;
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 	if (!OidIsValid(nsp))
@@ -242,14 +242,14 @@ geoidx_box_geometry(const geoidx::DegreeBox *box)
 
 extern "C"
 {
-PG_FUNCTION_INFO_V1(geoidx_circle_in);
-PG_FUNCTION_INFO_V1(geoidx_circle_out);
-PG_FUNCTION_INFO_V1(geoidx_circle_make);
-PG_FUNCTION_INFO_V1(geoidx_within_circle);
-PG_FUNCTION_INFO_V1(geoidx_distance_op);
-PG_FUNCTION_INFO_V1(geoidx_distance);
-PG_FUNCTION_INFO_V1(geoidx_dwithin);
-PG_FUNCTION_INFO_V1(geoidx_search_box);
+	PG_FUNCTION_INFO_V1(geoidx_circle_in);
+	PG_FUNCTION_INFO_V1(geoidx_circle_out);
+	PG_FUNCTION_INFO_V1(geoidx_circle_make);
+	PG_FUNCTION_INFO_V1(geoidx_within_circle);
+	PG_FUNCTION_INFO_V1(geoidx_distance_op);
+	PG_FUNCTION_INFO_V1(geoidx_distance);
+	PG_FUNCTION_INFO_V1(geoidx_dwithin);
+	PG_FUNCTION_INFO_V1(geoidx_search_box);
 }
 
 /* CIRCLE(lon lat, metres, spheroid|sphere); the model may be left out (spheroid). */
@@ -280,7 +280,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	{
 		s = skip_space(s + 1);
 		const char *word = s;
-		while (isalpha((unsigned char) *s))
+		while (isalpha((unsigned char)*s))
 			s++;
 		size_t len = s - word;
 		if (len == 8 && pg_strncasecmp(word, "spheroid", 8) == 0)
@@ -303,7 +303,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	context.arg = const_cast<char *>(str);
 	context.previous = error_context_stack;
 	error_context_stack = &context;
-	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	GeoidxCircle *c = (GeoidxCircle *)palloc(sizeof(GeoidxCircle));
 	fill_circle(c, &centre, metres, use_spheroid, kCircleWhat);
 	error_context_stack = context.previous;
 	PG_RETURN_POINTER(c);
@@ -313,15 +313,15 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_circle_out(PG_FUNCTION_ARGS)
 {
-	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(0);
+	const GeoidxCircle *c = (const GeoidxCircle *)PG_GETARG_POINTER(0);
 	char lon[DOUBLE_SHORTEST_DECIMAL_LEN], lat[DOUBLE_SHORTEST_DECIMAL_LEN],
 		radius[DOUBLE_SHORTEST_DECIMAL_LEN];
 
 	double_to_shortest_decimal_buf(c->lon, lon);
 	double_to_shortest_decimal_buf(c->lat, lat);
 	double_to_shortest_decimal_buf(c->radius, radius);
-	PG_RETURN_CSTRING(
-		psprintf("CIRCLE(%s %s, %s, %s)", lon, lat, radius, c->use_spheroid ? "spheroid" : "sphere"));
+	PG_RETURN_CSTRING(psprintf("CIRCLE(%s %s, %s, %s)", lon, lat, radius,
+							   c->use_spheroid ? "spheroid" : "sphere"));
 }
 
 /* geoidx_circle(centre geometry, metres, use_spheroid): NULL for an EMPTY centre. */
@@ -336,7 +336,7 @@ geoidx_circle_make(PG_FUNCTION_ARGS)
 	geoidx_decode_point(PG_GETARG_DATUM(0), kCircleWhat, &centre);
 	if (centre.empty)
 		PG_RETURN_NULL();
-	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	GeoidxCircle *c = (GeoidxCircle *)palloc(sizeof(GeoidxCircle));
 	fill_circle(c, &centre, metres, use_spheroid, kCircleWhat);
 	PG_RETURN_POINTER(c);
 }
@@ -345,19 +345,19 @@ geoidx_circle_make(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_within_circle(PG_FUNCTION_ARGS)
 {
-	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(1);
+	const GeoidxCircle *c = (const GeoidxCircle *)PG_GETARG_POINTER(1);
 	GeoidxPoint p;
 	geoidx::LonLat ll;
 
 	if (!read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
 		PG_RETURN_BOOL(false);
 
-	CircleCache *cache = (CircleCache *) fcinfo->flinfo->fn_extra;
+	CircleCache *cache = (CircleCache *)fcinfo->flinfo->fn_extra;
 	if (cache == NULL || !same_circle(&cache->circle, c))
 	{
 		if (cache == NULL)
 		{
-			cache = (CircleCache *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(CircleCache));
+			cache = (CircleCache *)MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(CircleCache));
 			fcinfo->flinfo->fn_extra = cache;
 		}
 		cache->circle = *c;
@@ -419,10 +419,11 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	geoidx::GeoPoint ga = geoidx::geographic_point(lla);
 	geoidx::GeoPoint gb = geoidx::geographic_point(llb);
 
-	DwithinCache *cache = (DwithinCache *) fcinfo->flinfo->fn_extra;
+	DwithinCache *cache = (DwithinCache *)fcinfo->flinfo->fn_extra;
 	if (cache == NULL)
 	{
-		cache = (DwithinCache *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(DwithinCache));
+		cache =
+			(DwithinCache *)MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(DwithinCache));
 		fcinfo->flinfo->fn_extra = cache;
 	}
 

@@ -58,9 +58,9 @@ struct SupportOids
 	bool callbacks_registered;
 	Oid geometry_type;
 	Oid circle_type;
-	Oid circle_fn;	/* geoidx_circle(geometry, float8, boolean) */
-	Oid box_fn;		/* geoidx_search_box(geometry, float8, boolean) */
-	Oid within_op;	/* <@ (geometry, geoidx_circle) */
+	Oid circle_fn;  /* geoidx_circle(geometry, float8, boolean) */
+	Oid box_fn;     /* geoidx_search_box(geometry, float8, boolean) */
+	Oid within_op;  /* <@ (geometry, geoidx_circle) */
 	Oid overlap_op; /* PostGIS's && (geometry, geometry) */
 	Oid float8_plus_op;
 };
@@ -111,8 +111,8 @@ support_oids()
 		return oids;
 	if (!oids.callbacks_registered)
 	{
-		CacheRegisterSyscacheCallback(PROCOID, invalidate_oids, (Datum) 0);
-		CacheRegisterSyscacheCallback(OPEROID, invalidate_oids, (Datum) 0);
+		CacheRegisterSyscacheCallback(PROCOID, invalidate_oids, (Datum)0);
+		CacheRegisterSyscacheCallback(OPEROID, invalidate_oids, (Datum)0);
 		oids.callbacks_registered = true;
 	}
 	Oid ours = geoidx_extension_schema("geoidx");
@@ -138,7 +138,7 @@ opfamily_am(Oid opfamily)
 	HeapTuple tup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(opfamily));
 	if (!HeapTupleIsValid(tup))
 		elog(ERROR, "cache lookup failed for operator family %u", opfamily);
-	Oid am = ((Form_pg_opfamily) GETSTRUCT(tup))->opfmethod;
+	Oid am = ((Form_pg_opfamily)GETSTRUCT(tup))->opfmethod;
 	ReleaseSysCache(tup);
 	return am;
 }
@@ -155,7 +155,7 @@ constexpr double kOrderSlackMetres = 1e-6;
 bool
 is_true_const(Node *n)
 {
-	return IsA(n, Const) && !((Const *) n)->constisnull && DatumGetBool(((Const *) n)->constvalue);
+	return IsA(n, Const) && !((Const *)n)->constisnull && DatumGetBool(((Const *)n)->constvalue);
 }
 
 /* metres + kOrderSlackMetres; a constant is folded, and left alone if negative (it is an error). */
@@ -164,17 +164,17 @@ widen_radius(Node *metres, const SupportOids &o)
 {
 	if (IsA(metres, Const))
 	{
-		Const *c = (Const *) metres;
+		Const *c = (Const *)metres;
 		if (c->constisnull || !(DatumGetFloat8(c->constvalue) >= 0.0))
 			return metres;
-		return (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
-								  Float8GetDatum(DatumGetFloat8(c->constvalue) + kOrderSlackMetres),
-								  false, FLOAT8PASSBYVAL);
+		return (Node *)makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
+								 Float8GetDatum(DatumGetFloat8(c->constvalue) + kOrderSlackMetres),
+								 false, FLOAT8PASSBYVAL);
 	}
 	Const *slack = makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
 							 Float8GetDatum(kOrderSlackMetres), false, FLOAT8PASSBYVAL);
-	return (Node *) make_opclause(o.float8_plus_op, FLOAT8OID, false, (Expr *) metres,
-								  (Expr *) slack, InvalidOid, InvalidOid);
+	return (Node *)make_opclause(o.float8_plus_op, FLOAT8OID, false, (Expr *)metres, (Expr *)slack,
+								 InvalidOid, InvalidOid);
 }
 
 List *
@@ -182,16 +182,16 @@ index_condition(SupportRequestIndexCondition *req)
 {
 	if (!is_funcclause(req->node))
 		return NIL;
-	FuncExpr *clause = (FuncExpr *) req->node;
+	FuncExpr *clause = (FuncExpr *)req->node;
 	int nargs = list_length(clause->args);
 	if (nargs < 3 || nargs > 4 || req->indexarg < 0 || req->indexarg > 1)
 		return NIL;
 
 	const SupportOids &o = support_oids();
-	Node *column = (Node *) list_nth(clause->args, req->indexarg);
-	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
-	Node *metres = (Node *) lthird(clause->args);
-	Node *use_spheroid = nargs == 4 ? (Node *) lfourth(clause->args) : makeBoolConst(true, false);
+	Node *column = (Node *)list_nth(clause->args, req->indexarg);
+	Node *other = (Node *)list_nth(clause->args, 1 - req->indexarg);
+	Node *metres = (Node *)lthird(clause->args);
+	Node *use_spheroid = nargs == 4 ? (Node *)lfourth(clause->args) : makeBoolConst(true, false);
 	if (exprType(column) != o.geometry_type || exprType(other) != o.geometry_type)
 		return NIL;
 
@@ -199,11 +199,16 @@ index_condition(SupportRequestIndexCondition *req)
 	if (op_in_opfamily(o.within_op, req->opfamily))
 	{
 		/*
-		 * geoidx: the index decides ST_DWithin(centre, col) exactly. That is
-		 * geoidx_dwithin(centre, col) to the last bit, and geoidx_dwithin(col,
-		 * centre) too on the spheroid, whose distance is symmetric; PostGIS's
-		 * great-circle formula is not, so for the sphere with the column first
-		 * the index gets a radius 1 um larger and the call stays as the filter.
+		 * geoidx: the index decides ST_DWithin(centre, col) exactly (point_within
+		 * takes the centre first). That is geoidx_dwithin(centre, col) to the
+		 * last bit, and geoidx_dwithin(col, centre) too on the spheroid: PROJ's
+		 * geod_inverse puts the two points in a canonical order, so its distance
+		 * is symmetric, and ST_DWithin's sphere pre-test (< 0.95 radius) decides
+		 * the same either way. PostGIS's great-circle formula is not symmetric in
+		 * the last bits, so for the sphere (or an unknown model) with the column
+		 * first the index gets a radius 1 um larger and the call stays as the
+		 * filter. (A parameter radius in [-1 um, 0) then errors only on the rows
+		 * the index returns, rather than on the first row.)
 		 */
 		bool exact = req->indexarg == 1 || is_true_const(use_spheroid);
 		if (!exact)
@@ -216,7 +221,8 @@ index_condition(SupportRequestIndexCondition *req)
 	else
 	{
 		Oid am = opfamily_am(req->opfamily);
-		if ((am != GIST_AM_OID && am != SPGIST_AM_OID) || !op_in_opfamily(o.overlap_op, req->opfamily))
+		if ((am != GIST_AM_OID && am != SPGIST_AM_OID) ||
+			!op_in_opfamily(o.overlap_op, req->opfamily))
 			return NIL;
 		/* GiST / SP-GiST: a box that holds the circle; the call itself stays as the filter. */
 		op = o.overlap_op;
@@ -228,10 +234,10 @@ index_condition(SupportRequestIndexCondition *req)
 	FuncExpr *rhs = makeFuncExpr(fn, fn_type, list_make3(other, metres, use_spheroid), InvalidOid,
 								 InvalidOid, COERCE_EXPLICIT_CALL);
 	/* Computable once per scan: no Vars of the indexed table, nothing volatile. */
-	if (!is_pseudo_constant_for_index(req->root, (Node *) rhs, req->index))
+	if (!is_pseudo_constant_for_index(req->root, (Node *)rhs, req->index))
 		return NIL;
 	return list_make1(
-		make_opclause(op, BOOLOID, false, (Expr *) column, (Expr *) rhs, InvalidOid, InvalidOid));
+		make_opclause(op, BOOLOID, false, (Expr *)column, (Expr *)rhs, InvalidOid, InvalidOid));
 }
 
 /* ---------- selectivity ---------- */
@@ -286,16 +292,16 @@ dwithin_selectivity(SupportRequestSelectivity *req)
 	if (req->is_join || nargs < 3 || nargs > 4)
 		return kDefaultSelectivity;
 
-	Node *a = (Node *) linitial(req->args);
-	Node *b = (Node *) lsecond(req->args);
+	Node *a = (Node *)linitial(req->args);
+	Node *b = (Node *)lsecond(req->args);
 	Node *ea = estimate_expression_value(req->root, a);
 	Node *eb = estimate_expression_value(req->root, b);
-	Node *em = estimate_expression_value(req->root, (Node *) lthird(req->args));
-	Node *es = nargs == 4 ? estimate_expression_value(req->root, (Node *) lfourth(req->args))
+	Node *em = estimate_expression_value(req->root, (Node *)lthird(req->args));
+	Node *es = nargs == 4 ? estimate_expression_value(req->root, (Node *)lfourth(req->args))
 						  : makeBoolConst(true, false);
 	if (!IsA(em, Const) || !IsA(es, Const))
 		return kDefaultSelectivity;
-	if (((Const *) em)->constisnull || ((Const *) es)->constisnull)
+	if (((Const *)em)->constisnull || ((Const *)es)->constisnull)
 		return 0.0; /* strict: NULL, never true */
 
 	Node *column;
@@ -304,13 +310,13 @@ dwithin_selectivity(SupportRequestSelectivity *req)
 	if (IsA(eb, Const) && !IsA(ea, Const))
 	{
 		column = a;
-		centre = (Const *) eb;
+		centre = (Const *)eb;
 		what = "argument 2 of geoidx_dwithin";
 	}
 	else if (IsA(ea, Const) && !IsA(eb, Const))
 	{
 		column = b;
-		centre = (Const *) ea;
+		centre = (Const *)ea;
 		what = "argument 1 of geoidx_dwithin";
 	}
 	else
@@ -322,31 +328,31 @@ dwithin_selectivity(SupportRequestSelectivity *req)
 	bool empty;
 	if (!constant_centre(centre, what, &ll, &empty))
 		return empty ? 0.0 : kDefaultSelectivity;
-	return circle_selectivity(req->root, column, ll, DatumGetFloat8(((Const *) em)->constvalue),
-							  DatumGetBool(((Const *) es)->constvalue), req->varRelid);
+	return circle_selectivity(req->root, column, ll, DatumGetFloat8(((Const *)em)->constvalue),
+							  DatumGetBool(((Const *)es)->constvalue), req->varRelid);
 }
 
 } // namespace
 
 extern "C"
 {
-PG_FUNCTION_INFO_V1(geoidx_dwithin_support);
-PG_FUNCTION_INFO_V1(geoidx_circle_sel);
+	PG_FUNCTION_INFO_V1(geoidx_dwithin_support);
+	PG_FUNCTION_INFO_V1(geoidx_circle_sel);
 }
 
 extern "C" Datum
 geoidx_dwithin_support(PG_FUNCTION_ARGS)
 {
-	Node *rawreq = (Node *) PG_GETARG_POINTER(0);
+	Node *rawreq = (Node *)PG_GETARG_POINTER(0);
 
 	if (IsA(rawreq, SupportRequestIndexCondition))
 	{
-		List *conds = index_condition((SupportRequestIndexCondition *) rawreq);
+		List *conds = index_condition((SupportRequestIndexCondition *)rawreq);
 		PG_RETURN_POINTER(conds);
 	}
 	if (IsA(rawreq, SupportRequestSelectivity))
 	{
-		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
+		SupportRequestSelectivity *req = (SupportRequestSelectivity *)rawreq;
 		req->selectivity = dwithin_selectivity(req);
 		PG_RETURN_POINTER(req);
 	}
@@ -357,20 +363,20 @@ geoidx_dwithin_support(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_circle_sel(PG_FUNCTION_ARGS)
 {
-	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
-	List *args = (List *) PG_GETARG_POINTER(2);
+	PlannerInfo *root = (PlannerInfo *)PG_GETARG_POINTER(0);
+	List *args = (List *)PG_GETARG_POINTER(2);
 	int var_relid = PG_GETARG_INT32(3);
 
 	if (list_length(args) != 2)
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
-	Node *column = (Node *) linitial(args);
-	Node *circle = estimate_expression_value(root, (Node *) lsecond(args));
+	Node *column = (Node *)linitial(args);
+	Node *circle = estimate_expression_value(root, (Node *)lsecond(args));
 	if (!IsA(circle, Const) || IsA(column, Const))
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
-	if (((Const *) circle)->constisnull)
+	if (((Const *)circle)->constisnull)
 		PG_RETURN_FLOAT8(0.0);
 
-	const GeoidxCircle *c = (const GeoidxCircle *) DatumGetPointer(((Const *) circle)->constvalue);
+	const GeoidxCircle *c = (const GeoidxCircle *)DatumGetPointer(((Const *)circle)->constvalue);
 	geoidx::LonLat ll = {c->lon, c->lat};
 	PG_RETURN_FLOAT8(
 		circle_selectivity(root, column, ll, c->radius, c->use_spheroid != 0, var_relid));
