@@ -3,11 +3,21 @@
 -- answers as PostGIS geography.
 --
 -- Every reference to another object is schema-qualified (@extschema@ for ours,
--- @extschema:postgis@ is not available in PG15, so PostGIS's types are reached
--- through the search_path that CREATE EXTENSION sets to the required
--- extensions' schemas) and nothing is CREATE OR REPLACE'd.
+-- pg_catalog for the core's) and nothing is CREATE OR REPLACE'd. PostGIS's
+-- geometry type cannot be: PG15 has no @extschema:postgis@. CREATE EXTENSION
+-- searches the target schema first, so whoever may CREATE in it could plant a
+-- "geometry" there (a domain over PostGIS's, whose CHECK would then run their
+-- code as every caller of geoidx, superusers included); so the search_path of
+-- this script is PostGIS's schema alone (pg_catalog implicitly first, pg_temp
+-- last). CREATE EXTENSION restores the caller's search_path afterwards.
 
 \echo Use "CREATE EXTENSION geoidx CASCADE" to load this file. \quit
+
+SELECT pg_catalog.set_config('search_path',
+	pg_catalog.quote_ident(n.nspname) OPERATOR(pg_catalog.||) ', pg_temp', true)
+FROM pg_catalog.pg_extension e
+	JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+WHERE e.extname OPERATOR(pg_catalog.=) 'postgis';
 
 -- A search circle: centre (lon/lat degrees as the geography cast leaves them),
 -- radius in metres, spheroid or sphere. It is the right-hand side of the index

@@ -139,7 +139,8 @@ geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll_out
 geoidx::LonLat
 geoidx_entry_lonlat(double x, double y)
 {
-	geoidx::LonLat ll;
+	/* (0, 0) for what only a corrupted entry can hold: NaN or infinite coordinates */
+	geoidx::LonLat ll = {0.0, 0.0};
 	if (x >= -180.0 && x <= 180.0 && y >= -90.0 && y <= 90.0)
 	{
 		ll.lon = x;

@@ -227,6 +227,15 @@ descend_and_insert(Relation index, const GeoidxLeafEntry &entry, const geoidx::V
 		BlockNumber child = GeoidxInternalEntries(page)[i].child;
 		uint16 child_level = op->level - 1;
 		XLogRecPtr my_lsn = geoidx_page_lsn(index, buf);
+		if (child == InvalidBlockNumber || child == GEOIDX_METAPAGE_BLKNO)
+		{
+			/* block 0xFFFFFFFF would be P_NEW to ReadBuffer: it would extend the index */
+			UnlockReleaseBuffer(buf);
+			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+							errmsg("index \"%s\" contains corrupted page at block %u",
+								   RelationGetRelationName(index), blk),
+							errdetail("entry %d points to block %u", i, child)));
+		}
 		Buffer cbuf = ReadBuffer(index, child);
 		LockBuffer(cbuf, child_level == 0 ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 		UnlockReleaseBuffer(buf);
@@ -427,6 +436,22 @@ finish_split(Relation index, PathStep *path, int d, BlockNumber left, BlockNumbe
 		Buffer rbuf = ReadBuffer(index, right);
 		LockBuffer(rbuf, BUFFER_LOCK_SHARE);
 		Page rpage = read_locked(index, rbuf);
+		/*
+		 * The right sibling of an unfinished split is on the left page's level
+		 * and has no downlink yet: anything else is a corrupted right-link
+		 * (a cycle, say), to which a downlink would make pages reachable twice.
+		 */
+		bool linked = false;
+		for (int k = 0; k < n; k++)
+			linked |= (pe[k].child == right);
+		if (linked || GeoidxPageGetOpaque(rpage)->level != GeoidxPageGetOpaque(lpage)->level ||
+			GeoidxPageGetOpaque(lpage)->rightlink != right)
+			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+							errmsg("index \"%s\" contains corrupted page at block %u",
+								   RelationGetRelationName(index), left),
+							errdetail("its right-link to block %u is not an unfinished split: that page %s",
+									  right, linked ? "already has a downlink in the parent"
+													: "is on another level")));
 		geoidx::Box3 lbox = *GeoidxPageGetBox(lpage);
 		geoidx::Box3 rbox = *GeoidxPageGetBox(rpage);
 		UnlockReleaseBuffer(rbuf);
@@ -518,13 +543,14 @@ insert_with_split_lock(Relation index, const GeoidxLeafEntry &entry, const geoid
 		PathStep path[kMaxDepth];
 		int depth = 0;
 		BlockNumber unfinished = InvalidBlockNumber;
+		CHECK_FOR_INTERRUPTS();
 		Outcome r = descend_and_insert(index, entry, v, path, &depth, &unfinished);
 		if (r == Outcome::done)
 			break;
 		if (attempt > 1000)
-			ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
-							errmsg("index \"%s\": insert did not converge",
-								   RelationGetRelationName(index))));
+			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+							errmsg("index \"%s\" contains corrupted pages: an insert found no leaf in %d attempts",
+								   RelationGetRelationName(index), attempt)));
 		if (r == Outcome::restart)
 			continue;
 		if (unfinished != InvalidBlockNumber)
@@ -572,12 +598,20 @@ geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, 
 	entry.x = p.x;
 	entry.y = p.y;
 
-	for (;;)
+	/*
+	 * A descent restarts when a page it was about to change was split under
+	 * it. Interrupts are checked here: the descent itself always holds a
+	 * buffer lock, which holds them off. Restarts that never end (a corrupted
+	 * NSN, say) go on under the split lock, where no split can come between
+	 * and the attempts are counted.
+	 */
+	for (int restarts = 0;; restarts++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		Outcome r = descend_and_insert(index, entry, v, NULL, NULL, NULL);
 		if (r == Outcome::done)
 			break;
-		if (r == Outcome::need_split_lock)
+		if (r == Outcome::need_split_lock || restarts >= 100)
 		{
 			insert_with_split_lock(index, entry, v);
 			break;

@@ -106,6 +106,11 @@ geoidx_check_page(Relation index, Buffer buf, Page page)
 	if (op->rightlink == blk || op->rightlink == GEOIDX_METAPAGE_BLKNO ||
 		op->rightlink == GEOIDX_ROOT_BLKNO)
 		corrupted(index, blk, "the right-link points to itself, the metapage or the root");
+	if ((op->flags & GEOIDX_F_FOLLOW_RIGHT) && op->rightlink == InvalidBlockNumber)
+		corrupted(index, blk, "FOLLOW_RIGHT is set but there is no right-link");
+	/* the record that sets an NSN is later than it, and stamps the page */
+	if (op->nsn > PageGetLSN(page))
+		corrupted(index, blk, "the NSN is ahead of the page's LSN");
 	if (blk == GEOIDX_ROOT_BLKNO && (op->rightlink != InvalidBlockNumber ||
 									 (op->flags & GEOIDX_F_FOLLOW_RIGHT)))
 		corrupted(index, blk, "the root has a right sibling");

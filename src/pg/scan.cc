@@ -37,10 +37,14 @@ enum ItemKind : uint8
 	kPage = 2,
 };
 
+/* the level a page must be on; the root's is not known in advance */
+constexpr int kAnyLevel = -1;
+
 struct KnnItem
 {
 	double dist;
 	uint8 kind;
+	int16 level; /* of the page blk */
 	BlockNumber blk;
 	XLogRecPtr parent_lsn;
 	ItemPointerData tid;
@@ -58,6 +62,7 @@ struct PageRef
 {
 	BlockNumber blk;
 	XLogRecPtr parent_lsn;
+	int level; /* the level the page must be on */
 };
 
 struct ScanOpaque
@@ -70,6 +75,21 @@ struct ScanOpaque
 	bool order_nulls;	 /* ORDER BY distance to NULL or EMPTY: every distance is NULL */
 	geoidx::GeoPoint order_center;
 	geoidx::Vec3 order_q;
+
+	/*
+	 * ORDER BY d0, d1, ...: the heap orders by the first key whose point is not
+	 * NULL or EMPTY (the primary; the keys before it are NULL for every row).
+	 * The keys after it break its ties: the rows of one primary distance are
+	 * gathered into a run and sorted by them (see gather_run).
+	 */
+	int primary;				  /* -1: no key, or every key NULL */
+	bool *key_ok;				  /* the key's point is neither NULL nor EMPTY */
+	geoidx::GeoPoint *key_center; /* where key_ok */
+	bool tie_keys;				  /* some key after the primary is key_ok */
+	KnnItem *run;
+	int nrun;
+	int caprun;
+	int runpos;
 	bool started;
 
 	PageRef *stack;
@@ -101,7 +121,7 @@ grow_heap(void *ctx, KnnItem *old, size_t cap)
 }
 
 void
-push_page(ScanOpaque *so, BlockNumber blk, XLogRecPtr parent_lsn)
+push_page(ScanOpaque *so, BlockNumber blk, XLogRecPtr parent_lsn, int level)
 {
 	if (so->nstack == so->capstack)
 	{
@@ -110,6 +130,7 @@ push_page(ScanOpaque *so, BlockNumber blk, XLogRecPtr parent_lsn)
 	}
 	so->stack[so->nstack].blk = blk;
 	so->stack[so->nstack].parent_lsn = parent_lsn;
+	so->stack[so->nstack].level = level;
 	so->nstack++;
 }
 
@@ -180,18 +201,38 @@ entry_matches(const ScanOpaque *so, const GeoidxLeafEntry &e)
 	return true;
 }
 
-Page
-lock_page(IndexScanDesc scan, Buffer buf)
+/*
+ * Reads and share-locks page blk, which a link said is on the given level.
+ * A link to block 0xFFFFFFFF would make ReadBuffer extend the index
+ * (P_NEW), and a level that does not follow its parent's means the links are
+ * corrupted (a downlink to an ancestor, a right-link to another level): errors.
+ */
+Buffer
+read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 {
+	Relation index = scan->indexRelation;
+	if (blk == InvalidBlockNumber)
+		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+						errmsg("index \"%s\" contains corrupted page", RelationGetRelationName(index)),
+						errdetail("a link points to block %u", blk)));
+	Buffer buf = ReadBuffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	Page page = BufferGetPage(buf);
-	geoidx_check_page(scan->indexRelation, buf, page);
-	if (GeoidxPageGetOpaque(page)->flags & GEOIDX_F_META)
+	geoidx_check_page(index, buf, page);
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+	if (op->flags & GEOIDX_F_META)
 		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
 						errmsg("index \"%s\" contains corrupted page at block %u",
-							   RelationGetRelationName(scan->indexRelation), BufferGetBlockNumber(buf)),
+							   RelationGetRelationName(index), blk),
 						errdetail("a downlink points to the metapage")));
-	return page;
+	if (level != kAnyLevel && op->level != level)
+		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+						errmsg("index \"%s\" contains corrupted page at block %u",
+							   RelationGetRelationName(index), blk),
+						errdetail("the page is on level %u, the link to it expects level %d",
+								  op->level, level)));
+	*page_out = page;
+	return buf;
 }
 
 /* Unordered: reads one page of the stack; leaves add their matching TIDs to so->tids. */
@@ -200,12 +241,13 @@ visit_page_unordered(IndexScanDesc scan, ScanOpaque *so, PageRef ref)
 {
 	CHECK_FOR_INTERRUPTS();
 	count_page(scan, so, ref.blk);
-	Buffer buf = ReadBuffer(scan->indexRelation, ref.blk);
-	Page page = lock_page(scan, buf);
+	Page page;
+	Buffer buf = read_page(scan, ref.blk, ref.level, &page);
 	XLogRecPtr lsn = geoidx_page_lsn(scan->indexRelation, buf);
+	int level = GeoidxPageGetOpaque(page)->level;
 
 	if (follows_right(page, ref.parent_lsn, ref.blk))
-		push_page(so, GeoidxPageGetOpaque(page)->rightlink, ref.parent_lsn);
+		push_page(so, GeoidxPageGetOpaque(page)->rightlink, ref.parent_lsn, level);
 
 	geoidx::Verdict page_verdict = classify(so, *GeoidxPageGetBox(page));
 	int n = GeoidxPageCount(page);
@@ -225,7 +267,7 @@ visit_page_unordered(IndexScanDesc scan, ScanOpaque *so, PageRef ref)
 			for (int i = n - 1; i >= 0; i--)
 				if (page_verdict == geoidx::Verdict::inside ||
 					classify(so, e[i].box) != geoidx::Verdict::outside)
-					push_page(so, e[i].child, lsn);
+					push_page(so, e[i].child, lsn, level - 1);
 		}
 	}
 	UnlockReleaseBuffer(buf);
@@ -237,15 +279,17 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 {
 	CHECK_FOR_INTERRUPTS();
 	count_page(scan, so, item.blk);
-	Buffer buf = ReadBuffer(scan->indexRelation, item.blk);
-	Page page = lock_page(scan, buf);
+	Page page;
+	Buffer buf = read_page(scan, item.blk, item.level, &page);
 	XLogRecPtr lsn = geoidx_page_lsn(scan->indexRelation, buf);
+	int level = GeoidxPageGetOpaque(page)->level;
 
 	if (follows_right(page, item.parent_lsn, item.blk))
 	{
 		/* the sibling holds part of what the parent's entry covered: the same bound holds */
 		KnnItem r = item;
 		r.blk = GeoidxPageGetOpaque(page)->rightlink;
+		r.level = (int16) level;
 		geoidx::heap_push(&so->heap, r);
 	}
 
@@ -265,6 +309,7 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 				c.dist = geoidx::metres_lower_bound(
 					geoidx::chord2_to_angle(geoidx::chord2(v, so->order_q)), true);
 				c.kind = kCandidate;
+				c.level = 0;
 				c.blk = InvalidBlockNumber;
 				c.parent_lsn = InvalidXLogRecPtr;
 				c.tid = e[i].tid;
@@ -284,6 +329,7 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 				c.dist = geoidx::metres_lower_bound(
 					geoidx::chord2_to_angle(geoidx::min_chord2(e[i].box, so->order_q)), true);
 				c.kind = kPage;
+				c.level = (int16) (level - 1);
 				c.blk = e[i].child;
 				c.parent_lsn = lsn;
 				ItemPointerSetInvalid(&c.tid);
@@ -304,6 +350,7 @@ start_scan(ScanOpaque *so)
 		KnnItem root;
 		root.dist = 0.0;
 		root.kind = kPage;
+		root.level = kAnyLevel;
 		root.blk = GEOIDX_ROOT_BLKNO;
 		root.parent_lsn = InvalidXLogRecPtr;
 		ItemPointerSetInvalid(&root.tid);
@@ -311,7 +358,101 @@ start_scan(ScanOpaque *so)
 		geoidx::heap_push(&so->heap, root);
 	}
 	else
-		push_page(so, GEOIDX_ROOT_BLKNO, InvalidXLogRecPtr);
+		push_page(so, GEOIDX_ROOT_BLKNO, InvalidXLogRecPtr, kAnyLevel);
+}
+
+double
+entry_distance(const geoidx::GeoPoint &center, double x, double y)
+{
+	geoidx::LonLat ll = geoidx_entry_lonlat(x, y);
+	return geoidx::st_distance(center, geoidx::geographic_point(ll), true);
+}
+
+struct RunSortArg
+{
+	int nkeys;
+	const double *keys; /* nkeys per run item */
+};
+
+int
+run_cmp(const void *a, const void *b, void *arg)
+{
+	const RunSortArg *r = (const RunSortArg *) arg;
+	const double *ka = r->keys + (size_t) *(const int *) a * r->nkeys;
+	const double *kb = r->keys + (size_t) *(const int *) b * r->nkeys;
+	for (int k = 0; k < r->nkeys; k++)
+		if (ka[k] != kb[k])
+			return ka[k] < kb[k] ? -1 : 1;
+	return 0;
+}
+
+void
+run_push(ScanOpaque *so, const KnnItem &item)
+{
+	if (so->nrun == so->caprun)
+	{
+		so->caprun = so->caprun ? 2 * so->caprun : 64;
+		so->run = (KnnItem *) (so->run ? repalloc_huge(so->run, sizeof(KnnItem) * so->caprun)
+									   : MemoryContextAllocHuge(so->cxt, sizeof(KnnItem) * so->caprun));
+	}
+	so->run[so->nrun++] = item;
+}
+
+/*
+ * first, an exact point, is on top of the heap: gathers every point at the same
+ * distance (reading the pages and computing the candidates whose lower bound
+ * does not exceed it) and sorts them by the ORDER BY keys after the primary.
+ */
+void
+gather_run(IndexScanDesc scan, ScanOpaque *so, const KnnItem &first)
+{
+	so->nrun = so->runpos = 0;
+	run_push(so, first);
+	while (so->heap.size > 0 && geoidx::heap_top(&so->heap).dist <= first.dist)
+	{
+		KnnItem t = geoidx::heap_pop(&so->heap);
+		if (t.kind == kPage)
+		{
+			visit_page_ordered(scan, so, t);
+			continue;
+		}
+		if (t.kind == kCandidate)
+		{
+			t.dist = entry_distance(so->order_center, t.x, t.y);
+			t.kind = kExact;
+			if (t.dist > first.dist)
+			{
+				geoidx::heap_push(&so->heap, t);
+				continue;
+			}
+		}
+		run_push(so, t);
+	}
+	if (so->nrun < 2)
+		return;
+
+	int nkeys = scan->numberOfOrderBys - so->primary - 1;
+	double *keys = (double *) palloc_extended(sizeof(double) * so->nrun * nkeys, MCXT_ALLOC_HUGE);
+	int *order = (int *) palloc_extended(sizeof(int) * so->nrun, MCXT_ALLOC_HUGE);
+	for (int i = 0; i < so->nrun; i++)
+	{
+		order[i] = i;
+		for (int k = 0; k < nkeys; k++)
+		{
+			int key = so->primary + 1 + k;
+			keys[(size_t) i * nkeys + k] =
+				so->key_ok[key] ? entry_distance(so->key_center[key], so->run[i].x, so->run[i].y) : 0.0;
+		}
+	}
+	RunSortArg arg = {nkeys, keys};
+	qsort_arg(order, so->nrun, sizeof(int), run_cmp, &arg);
+	KnnItem *sorted = (KnnItem *) palloc_extended(sizeof(KnnItem) * so->caprun, MCXT_ALLOC_HUGE);
+	for (int i = 0; i < so->nrun; i++)
+		sorted[i] = so->run[order[i]];
+	pfree(so->run);
+	pfree(keys);
+	pfree(order);
+	so->run = sorted;
 }
 
 /*
@@ -358,9 +499,18 @@ set_result(IndexScanDesc scan, ItemPointer tid, double x, double y, double dist,
 	scan->xs_recheck = false;
 	if (scan->numberOfOrderBys > 0)
 	{
+		/* exact: the keys before the primary are NULL, the primary is dist, the rest computed */
 		scan->xs_recheckorderby = false;
-		scan->xs_orderbyvals[0] = Float8GetDatum(dist);
-		scan->xs_orderbynulls[0] = dist_null;
+		for (int k = 0; k < scan->numberOfOrderBys; k++)
+		{
+			bool null = so->primary < 0 || k < so->primary || !so->key_ok[k] ||
+						(k == so->primary && dist_null);
+			scan->xs_orderbynulls[k] = null;
+			scan->xs_orderbyvals[k] =
+				null ? Float8GetDatum(0.0)
+					 : Float8GetDatum(k == so->primary ? dist
+													   : entry_distance(so->key_center[k], x, y));
+		}
 	}
 }
 
@@ -418,35 +568,41 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 		so->circles[so->ncircles++] = geoidx::radius_test(center, c->radius, c->use_spheroid != 0);
 	}
 
-	if (scan->numberOfOrderBys > 1)
-		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						errmsg("geoidx orders by one distance at a time"),
-						errhint("Order by one <~> expression; add further ones as tie-breakers "
-								"after a subquery.")));
 	so->ordered = false;
-	so->order_nulls = false;
-	if (scan->numberOfOrderBys == 1)
+	so->order_nulls = scan->numberOfOrderBys > 0;
+	so->primary = -1;
+	so->tie_keys = false;
+	so->key_ok = (bool *) palloc0(sizeof(bool) * Max(1, scan->numberOfOrderBys));
+	so->key_center = (geoidx::GeoPoint *) palloc0(sizeof(geoidx::GeoPoint) * Max(1, scan->numberOfOrderBys));
+	for (int k = 0; k < scan->numberOfOrderBys; k++)
 	{
-		ScanKey key = &scan->orderByData[0];
+		ScanKey key = &scan->orderByData[k];
 		if (key->sk_strategy != GEOIDX_STRATEGY_DISTANCE)
 			elog(ERROR, "geoidx: unexpected strategy %d in an ORDER BY key", key->sk_strategy);
-		GeoidxPoint p;
 		if (key->sk_flags & SK_ISNULL)
-			so->order_nulls = true;
-		else
+			continue;
+		GeoidxPoint p;
+		geoidx_decode_point(key->sk_argument, "the point to order by distance to", &p);
+		if (p.empty)
+			continue;
+		geoidx::LonLat ll;
+		geoidx::Vec3 q;
+		geoidx_point_unit(&p, "the point to order by distance to", &ll, &q);
+		so->key_ok[k] = true;
+		so->key_center[k] = geoidx::geographic_point(ll);
+		if (so->primary < 0)
 		{
-			geoidx_decode_point(key->sk_argument, "the point to order by distance to", &p);
-			if (p.empty)
-				so->order_nulls = true;
-			else
-			{
-				geoidx::LonLat ll;
-				geoidx_point_unit(&p, "the point to order by distance to", &ll, &so->order_q);
-				so->order_center = geoidx::geographic_point(ll);
-				so->ordered = true;
-			}
+			so->primary = k;
+			so->order_q = q;
+			so->order_center = so->key_center[k];
+			so->ordered = true;
+			so->order_nulls = false;
 		}
+		else
+			so->tie_keys = true;
 	}
+	so->run = NULL;
+	so->nrun = so->caprun = so->runpos = 0;
 
 	so->capstack = 64;
 	so->stack = (PageRef *) palloc(sizeof(PageRef) * so->capstack);
@@ -493,31 +649,38 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 	}
 	else
 	{
-		while (so->heap.size > 0)
+		while (so->runpos >= so->nrun && so->heap.size > 0)
 		{
 			KnnItem item = geoidx::heap_pop(&so->heap);
-			if (item.kind == kExact)
-			{
-				set_result(scan, &item.tid, item.x, item.y, item.dist, false);
-				found = true;
-				break;
-			}
 			if (item.kind == kPage)
 			{
 				visit_page_ordered(scan, so, item);
 				continue;
 			}
-			geoidx::LonLat ll = geoidx_entry_lonlat(item.x, item.y);
-			item.dist = geoidx::st_distance(so->order_center, geoidx::geographic_point(ll), true);
-			item.kind = kExact;
-			if (so->heap.size == 0 || !(geoidx::heap_top(&so->heap) < item))
+			if (item.kind == kCandidate)
 			{
-				/* nothing left can come before it: skip the round trip through the heap */
+				item.dist = entry_distance(so->order_center, item.x, item.y);
+				item.kind = kExact;
+				if (so->heap.size > 0 && geoidx::heap_top(&so->heap) < item)
+				{
+					geoidx::heap_push(&so->heap, item);
+					continue;
+				}
+				/* nothing left can come before it: no round trip through the heap */
+			}
+			if (!so->tie_keys)
+			{
 				set_result(scan, &item.tid, item.x, item.y, item.dist, false);
 				found = true;
 				break;
 			}
-			geoidx::heap_push(&so->heap, item);
+			gather_run(scan, so, item);
+		}
+		if (!found && so->runpos < so->nrun)
+		{
+			const KnnItem &item = so->run[so->runpos++];
+			set_result(scan, (ItemPointer) &item.tid, item.x, item.y, item.dist, false);
+			found = true;
 		}
 	}
 	MemoryContextSwitchTo(old);

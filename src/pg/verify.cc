@@ -19,6 +19,7 @@ extern "C"
 #include "access/table.h"
 #include "catalog/index.h"
 #include "funcapi.h"
+#include "utils/acl.h"
 #include "utils/regproc.h"
 }
 
@@ -69,6 +70,39 @@ tid_cmp(const void *a, const void *b)
 {
 	return ItemPointerCompare((ItemPointer) & ((const IndexedTid *) a)->tid,
 							  (ItemPointer) & ((const IndexedTid *) b)->tid);
+}
+
+/*
+ * Checks, from the catalogs and before any lock is taken, that indexoid is an
+ * index the user may look at: geoidx_verify (which ShareLocks the table) needs
+ * its owner, geoidx_stats SELECT on the table. A wrong relation is a clear
+ * error, and a role without the right cannot queue a lock on someone else's
+ * table. Returns the table.
+ */
+Oid
+check_target(Oid indexoid, bool need_owner)
+{
+	char relkind = get_rel_relkind(indexoid);
+	if (relkind == '\0')
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
+						errmsg("relation with OID %u does not exist", indexoid)));
+	if (relkind != RELKIND_INDEX)
+		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
+						errmsg("\"%s\" is not a geoidx index", get_rel_name(indexoid)),
+						relkind == RELKIND_PARTITIONED_INDEX
+							? errhint("Name the index of one partition.")
+							: 0));
+	Oid heapoid = IndexGetRelation(indexoid, false);
+	Oid user = GetUserId();
+	if (need_owner)
+	{
+		if (!pg_class_ownercheck(heapoid, user))
+			aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_INDEX, get_rel_name(indexoid));
+	}
+	else if (!pg_class_ownercheck(heapoid, user) &&
+			 pg_class_aclcheck(heapoid, user, ACL_SELECT) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(heapoid));
+	return heapoid;
 }
 
 Relation
@@ -224,7 +258,7 @@ extern "C" Datum
 geoidx_verify(PG_FUNCTION_ARGS)
 {
 	Oid indexoid = PG_GETARG_OID(0);
-	Oid heapoid = IndexGetRelation(indexoid, false);
+	Oid heapoid = check_target(indexoid, true);
 	Relation heap = table_open(heapoid, ShareLock);
 	Relation index = open_geoidx(indexoid, ShareLock);
 
@@ -264,6 +298,7 @@ extern "C" Datum
 geoidx_stats(PG_FUNCTION_ARGS)
 {
 	Oid indexoid = PG_GETARG_OID(0);
+	(void) check_target(indexoid, false);
 	Relation index = open_geoidx(indexoid, AccessShareLock);
 	geoidx_check_metapage(index);
 
