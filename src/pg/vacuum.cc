@@ -90,6 +90,15 @@ scan_all(IndexVacuumInfo *info, IndexBulkDeleteCallback callback, void *callback
 			Buffer buf = ReadBufferExtended(index, MAIN_FORKNUM, blk, RBM_NORMAL, info->strategy);
 			LockBuffer(buf, callback ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 			Page page = BufferGetPage(buf);
+			/*
+			 * A crash between extending the file for a split and logging the
+			 * split leaves an all-zero page that nothing links to: unused.
+			 */
+			if (PageIsNew(page))
+			{
+				UnlockReleaseBuffer(buf);
+				continue;
+			}
 			geoidx_check_page(index, buf, page);
 			if (GeoidxPageIsLeaf(page))
 				vacuum_leaf(index, buf, callback, callback_state, counts);
