@@ -342,8 +342,10 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 }
 
 void
-start_scan(ScanOpaque *so)
+start_scan(IndexScanDesc scan, ScanOpaque *so)
 {
+	/* pg_stat_user_indexes.idx_scan: one per scan, as the built-in AMs count */
+	pgstat_count_index_scan(scan->indexRelation);
 	so->started = true;
 	if (so->ordered)
 	{
@@ -628,7 +630,7 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 		return false;
 	MemoryContext old = MemoryContextSwitchTo(so->cxt);
 	if (!so->started)
-		start_scan(so);
+		start_scan(scan, so);
 
 	bool found = false;
 	if (!so->ordered)
@@ -697,7 +699,7 @@ geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	int64 total = 0;
 	so->ordered = false; /* a bitmap has no order */
 	if (!so->started)
-		start_scan(so);
+		start_scan(scan, so);
 	while (so->nstack > 0)
 	{
 		so->ntids = so->pos = 0;
