@@ -173,6 +173,13 @@ double chord2_to_angle(double c2);
 
 /* Metres that are never more than the exact distance (PostGIS's sphere or spheroid). */
 double metres_lower_bound(double central_angle, bool use_spheroid);
+/*
+ * Metres that are never more than the exact distance, from the latitudes
+ * (degrees, as the geography cast leaves them) alone: the meridional arc
+ * between the two parallels is the shortest way from one to the other. No
+ * trigonometry: what a k-NN scan uses for points it may never look at again.
+ */
+double metres_lower_bound_dlat(double lat_a_deg, double lat_b_deg, bool use_spheroid);
 /* Metres that are never less than the exact distance. */
 double metres_upper_bound(double central_angle, bool use_spheroid);
 

@@ -33,8 +33,9 @@ namespace
 enum ItemKind : uint8
 {
 	kExact = 0, /* ties: exact points first, so that a tie never costs a page read */
-	kCandidate = 1,
-	kPage = 2,
+	kCandidate = 1, /* keyed by the chord bound */
+	kCoarse = 2,	/* keyed by the latitude bound: not yet tested against the circles */
+	kPage = 3,
 };
 
 /* the level a page must be on; the root's is not known in advance */
@@ -107,6 +108,7 @@ struct ScanOpaque
 	uint64 page_limit;
 
 	bool can_return;		   /* the column's type modifier promises Point, SRID 4326, 2-D */
+	bool return_geography;	   /* ... of geography: rebuilt with the geodetic flag */
 	MemoryContext tuple_cxt; /* the index tuple of an index-only scan, one at a time */
 };
 
@@ -190,15 +192,21 @@ classify(const ScanOpaque *so, const geoidx::Box3 &box)
 }
 
 bool
-entry_matches(const ScanOpaque *so, const GeoidxLeafEntry &e)
+point_matches(const ScanOpaque *so, double x, double y)
 {
 	if (so->ncircles == 0)
 		return true;
-	geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
+	geoidx::LonLat ll = geoidx_entry_lonlat(x, y);
 	for (int i = 0; i < so->ncircles; i++)
 		if (!geoidx::point_within(so->circles[i], ll))
 			return false;
 	return true;
+}
+
+bool
+entry_matches(const ScanOpaque *so, const GeoidxLeafEntry &e)
+{
+	return point_matches(so, e.x, e.y);
 }
 
 /*
@@ -298,17 +306,19 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 	{
 		if (GeoidxPageIsLeaf(page))
 		{
+			/*
+			 * Every point goes in with the latitude bound only (no trigonometry)
+			 * and is tested against the circles and refined when it reaches the
+			 * top: most of a leaf's points are further than the k-th and never do.
+			 */
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+			double center_lat = so->order_center.lat * (180.0 / M_PI);
 			for (int i = 0; i < n; i++)
 			{
-				if (!entry_matches(so, e[i]))
-					continue;
 				geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
-				geoidx::Vec3 v = geoidx::unit_vector(geoidx::geographic_point(ll));
 				KnnItem c;
-				c.dist = geoidx::metres_lower_bound(
-					geoidx::chord2_to_angle(geoidx::chord2(v, so->order_q)), true);
-				c.kind = kCandidate;
+				c.dist = Max(item.dist, geoidx::metres_lower_bound_dlat(ll.lat, center_lat, true));
+				c.kind = kCoarse;
 				c.level = 0;
 				c.blk = InvalidBlockNumber;
 				c.parent_lsn = InvalidXLogRecPtr;
@@ -361,6 +371,40 @@ start_scan(IndexScanDesc scan, ScanOpaque *so)
 	}
 	else
 		push_page(so, GEOIDX_ROOT_BLKNO, InvalidXLogRecPtr, kAnyLevel);
+}
+
+/*
+ * One step of a point item towards exact: coarse -> tested against the
+ * circles and keyed by the chord bound -> exact distance. Returns false when
+ * the point is outside a circle (it is dropped). With to_exact it goes all the
+ * way; else it stops as soon as something in the heap comes before it.
+ */
+bool
+refine(ScanOpaque *so, KnnItem *item, bool to_exact)
+{
+	while (item->kind != kExact)
+	{
+		geoidx::LonLat ll = geoidx_entry_lonlat(item->x, item->y);
+		geoidx::GeoPoint g = geoidx::geographic_point(ll);
+		if (item->kind == kCoarse)
+		{
+			if (!point_matches(so, item->x, item->y))
+				return false;
+			geoidx::Vec3 v = geoidx::unit_vector(g);
+			double lb = geoidx::metres_lower_bound(
+				geoidx::chord2_to_angle(geoidx::chord2(v, so->order_q)), true);
+			item->dist = Max(item->dist, lb);
+			item->kind = kCandidate;
+		}
+		else
+		{
+			item->dist = geoidx::st_distance(so->order_center, g, true);
+			item->kind = kExact;
+		}
+		if (!to_exact && so->heap.size > 0 && geoidx::heap_top(&so->heap) < *item)
+			break;
+	}
+	return true;
 }
 
 double
@@ -418,10 +462,10 @@ gather_run(IndexScanDesc scan, ScanOpaque *so, const KnnItem &first)
 			visit_page_ordered(scan, so, t);
 			continue;
 		}
-		if (t.kind == kCandidate)
+		if (t.kind == kCandidate || t.kind == kCoarse)
 		{
-			t.dist = entry_distance(so->order_center, t.x, t.y);
-			t.kind = kExact;
+			if (!refine(so, &t, true))
+				continue;
 			if (t.dist > first.dist)
 			{
 				geoidx::heap_push(&so->heap, t);
@@ -459,10 +503,11 @@ gather_run(IndexScanDesc scan, ScanOpaque *so, const KnnItem &first)
 
 /*
  * The point as a PostGIS geometry (GSERIALIZED v2: header, SRID, flags, type
- * POINT, one point, x, y), for index-only scans of geometry(Point, 4326).
+ * POINT, one point, x, y), for index-only scans of geometry(Point, 4326); as a
+ * geography (the same with the geodetic flag, 0x08) for geography(Point, 4326).
  */
 Datum
-point_datum(double x, double y)
+point_datum(double x, double y, bool geography)
 {
 	const Size size = VARHDRSZ + 4 + 8 + 16;
 	char *p = (char *) palloc0(size);
@@ -472,6 +517,8 @@ point_datum(double x, double y)
 	d[1] = (4326 >> 8) & 0xFF;
 	d[2] = 4326 & 0xFF;
 	d[3] = 0x40; /* version 2, no Z, M, box */
+	if (geography)
+		d[3] |= 0x08;
 	uint32 type = 1, npoints = 1;
 	memcpy(d + 4, &type, 4);
 	memcpy(d + 8, &npoints, 4);
@@ -493,7 +540,7 @@ set_result(IndexScanDesc scan, ItemPointer tid, double x, double y, double dist,
 		 */
 		MemoryContextReset(so->tuple_cxt);
 		MemoryContext old = MemoryContextSwitchTo(so->tuple_cxt);
-		Datum value = so->can_return ? point_datum(x, y) : (Datum) 0;
+		Datum value = so->can_return ? point_datum(x, y, so->return_geography) : (Datum) 0;
 		bool isnull = !so->can_return;
 		scan->xs_itup = index_form_tuple(RelationGetDescr(scan->indexRelation), &value, &isnull);
 		MemoryContextSwitchTo(old);
@@ -527,6 +574,7 @@ geoidx_beginscan(Relation index, int nkeys, int norderbys)
 	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx scan tuple",
 										  ALLOCSET_SMALL_SIZES);
 	so->can_return = geoidx_canreturn(index, 1);
+	so->return_geography = so->can_return && geoidx_index_is_geography(index);
 	scan->opaque = so;
 	scan->xs_itupdesc = RelationGetDescr(index);
 	if (norderbys > 0)
@@ -659,11 +707,11 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 				visit_page_ordered(scan, so, item);
 				continue;
 			}
-			if (item.kind == kCandidate)
+			if (item.kind == kCandidate || item.kind == kCoarse)
 			{
-				item.dist = entry_distance(so->order_center, item.x, item.y);
-				item.kind = kExact;
-				if (so->heap.size > 0 && geoidx::heap_top(&so->heap) < item)
+				if (!refine(so, &item, false))
+					continue;
+				if (item.kind != kExact || (so->heap.size > 0 && geoidx::heap_top(&so->heap) < item))
 				{
 					geoidx::heap_push(&so->heap, item);
 					continue;

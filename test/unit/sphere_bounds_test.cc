@@ -601,3 +601,37 @@ TEST(SphereBounds, BoxBasics)
 	EXPECT_DOUBLE_EQ(v.y, 1);
 	EXPECT_DOUBLE_EQ(unit_vector(GeoPoint{0.3, M_PI_2}).z, 1);
 }
+
+/*
+ * The latitude-only bound (meridional arc between the parallels) never exceeds
+ * PostGIS's distance; on a meridian, where it is tight, it stays within the
+ * slack of it.
+ */
+TEST(SphereBounds, LatitudeBoundNeverExceedsDistance)
+{
+	std::mt19937_64 rng(4242);
+	std::uniform_real_distribution<double> lon(-180.0, 180.0), lat(-90.0, 90.0), small(-1.0, 1.0);
+	int checked = 0;
+	for (int i = 0; i < 200000; i++)
+	{
+		geoidx::LonLat a{lon(rng), lat(rng)};
+		geoidx::LonLat b;
+		switch (i % 4)
+		{
+			case 0: b = {lon(rng), lat(rng)}; break;
+			case 1: b = {a.lon, std::max(-90.0, std::min(90.0, a.lat + small(rng)))}; break; /* meridian */
+			case 2: b = {a.lon + 1e-6 * small(rng), std::max(-90.0, std::min(90.0, a.lat + 1e-9 * small(rng)))}; break;
+			default: b = {lon(rng), a.lat > 0 ? 89.9 + 0.1 * std::fabs(small(rng)) : -89.9 - 0.1 * std::fabs(small(rng))}; break;
+		}
+		geoidx::GeoPoint ga = geoidx::geographic_point(a), gb = geoidx::geographic_point(b);
+		for (bool spheroid : {true, false})
+		{
+			double exact = geoidx::st_distance(ga, gb, spheroid);
+			double lb = geoidx::metres_lower_bound_dlat(a.lat, b.lat, spheroid);
+			ASSERT_LE(lb, exact) << "POINT(" << a.lon << " " << a.lat << ") POINT(" << b.lon << " "
+								 << b.lat << ") spheroid=" << spheroid;
+			checked++;
+		}
+	}
+	EXPECT_EQ(checked, 400000);
+}
