@@ -136,3 +136,104 @@ CREATE FUNCTION @extschema@.geoidx_stats(index regclass,
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'geoidx_stats'
 	LANGUAGE C STRICT PARALLEL RESTRICTED;
+
+-- geography: the same operator class, operators and functions for PostGIS
+-- geography columns (issue 5). They share the geometry versions' C functions: a
+-- geography is the same GSERIALIZED, holding what the ::geography cast made of
+-- the coordinates (other SRIDs are refused as for geometry). The answers are
+-- ST_DWithin's and ST_Distance's on geography, as for geometry.
+CREATE FUNCTION @extschema@.geoidx_circle(center geography, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_circle_make'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_within_circle(geography, @extschema@.geoidx_circle)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_within_circle'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR @extschema@.<@ (
+	LEFTARG = geography,
+	RIGHTARG = @extschema@.geoidx_circle,
+	FUNCTION = @extschema@.geoidx_within_circle,
+	RESTRICT = @extschema@.geoidx_circle_sel
+);
+
+CREATE FUNCTION @extschema@.geoidx_distance_op(geography, geography)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_distance_op'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+
+CREATE OPERATOR @extschema@.<~> (
+	LEFTARG = geography,
+	RIGHTARG = geography,
+	FUNCTION = @extschema@.geoidx_distance_op,
+	COMMUTATOR = OPERATOR(@extschema@.<~>)
+);
+
+CREATE FUNCTION @extschema@.geoidx_distance(a geography, b geography, use_spheroid boolean DEFAULT true)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+
+CREATE FUNCTION @extschema@.geoidx_dwithin(a geography, b geography, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_dwithin'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_dwithin_support;
+
+CREATE FUNCTION @extschema@.geoidx_geography_decode(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'geoidx_geometry_decode'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR CLASS @extschema@.geoidx_geography_ops
+	DEFAULT FOR TYPE geography USING geoidx AS
+	OPERATOR 1 @extschema@.<@ (geography, @extschema@.geoidx_circle),
+	OPERATOR 2 @extschema@.<~> (geography, geography) FOR ORDER BY pg_catalog.float_ops,
+	FUNCTION 1 @extschema@.geoidx_geography_decode(internal);
+
+-- String overloads, for untyped literals only: with both a geometry and a
+-- geography version, geoidx_dwithin('SRID=4326;POINT(1 2)', 'SRID=4326;POINT(1 1)', 100)
+-- would be ambiguous; PostgreSQL gives an unknown literal to a string parameter
+-- first (PostGIS has ST_DWithin(text, text, float8) for the same reason). They
+-- read the strings as geometry and answer as the geometry versions. Two points
+-- are (text, varchar): a (text, text) version would make calls with a geometry and
+-- a text argument ambiguous (see call_with_geometry in src/pg/functions.cc).
+CREATE FUNCTION @extschema@.geoidx_circle(center text, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_circle_make_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_within_circle(text, @extschema@.geoidx_circle)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_within_circle_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR @extschema@.<@ (
+	LEFTARG = text,
+	RIGHTARG = @extschema@.geoidx_circle,
+	FUNCTION = @extschema@.geoidx_within_circle,
+	RESTRICT = @extschema@.geoidx_circle_sel
+);
+
+CREATE FUNCTION @extschema@.geoidx_distance_op(text, varchar)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_distance_op_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+
+CREATE OPERATOR @extschema@.<~> (
+	LEFTARG = text,
+	RIGHTARG = varchar,
+	FUNCTION = @extschema@.geoidx_distance_op
+);
+
+CREATE FUNCTION @extschema@.geoidx_distance(a text, b varchar, use_spheroid boolean DEFAULT true)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_distance_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+
+CREATE FUNCTION @extschema@.geoidx_dwithin(a text, b varchar, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_dwithin_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;

@@ -204,11 +204,16 @@ extern IndexBulkDeleteResult *geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulk
 extern IndexBulkDeleteResult *geoidx_vacuumcleanup(IndexVacuumInfo *info,
 												   IndexBulkDeleteResult *stats);
 
+/* support.cc: PostGIS's types (the geography type is InvalidOid if absent) */
+extern Oid geoidx_geometry_type(void);
+extern Oid geoidx_geography_type(void);
+
 /* validate.cc */
 extern bool geoidx_validate(Oid opclassoid);
 
 /* handler.cc */
 extern bool geoidx_canreturn(Relation index, int attno);
+extern bool geoidx_index_is_geography(Relation index);
 extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 								Cost *indexStartupCost, Cost *indexTotalCost,
 								Selectivity *indexSelectivity, double *indexCorrelation,

@@ -74,8 +74,10 @@ geoidx_property(Oid index_oid, int attno, IndexAMProperty prop, const char *prop
 /*
  * Index-only scans return the point rebuilt from the stored doubles. That is
  * the value the heap holds only when the column's type promises a 2-D point
- * in SRID 4326 (geometry(Point, 4326)); for a bare geometry column SRID 0 or
- * Z/M values would not survive, so there the heap is read.
+ * in SRID 4326 (geometry(Point, 4326), or geography(Point, 4326): the type
+ * modifiers are laid out alike); for a bare geometry column SRID 0 or Z/M
+ * values would not survive, so there the heap is read. For geography the value
+ * is rebuilt with the geodetic flag (geoidx_index_is_geography).
  */
 bool
 geoidx_canreturn(Relation index, int attno)
@@ -89,6 +91,14 @@ geoidx_canreturn(Relation index, int attno)
 	int type = (typmod & 0x000000FC) >> 2;
 	bool z = (typmod & 0x00000002) != 0, m = (typmod & 0x00000001) != 0;
 	return srid == 4326 && type == 1 && !z && !m;
+}
+
+/* The indexed type is PostGIS's geography (the geoidx_geography_ops opclass). */
+bool
+geoidx_index_is_geography(Relation index)
+{
+	Oid geography = geoidx_geography_type();
+	return OidIsValid(geography) && index->rd_opcintype[0] == geography;
 }
 
 /*

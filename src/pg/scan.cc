@@ -108,6 +108,7 @@ struct ScanOpaque
 	uint64 page_limit;
 
 	bool can_return;		   /* the column's type modifier promises Point, SRID 4326, 2-D */
+	bool return_geography;	   /* ... of geography: rebuilt with the geodetic flag */
 	MemoryContext tuple_cxt; /* the index tuple of an index-only scan, one at a time */
 };
 
@@ -506,7 +507,7 @@ gather_run(IndexScanDesc scan, ScanOpaque *so, const KnnItem &first)
  * geography (the same with the geodetic flag, 0x08) for geography(Point, 4326).
  */
 Datum
-point_datum(double x, double y)
+point_datum(double x, double y, bool geography)
 {
 	const Size size = VARHDRSZ + 4 + 8 + 16;
 	char *p = (char *) palloc0(size);
@@ -516,6 +517,8 @@ point_datum(double x, double y)
 	d[1] = (4326 >> 8) & 0xFF;
 	d[2] = 4326 & 0xFF;
 	d[3] = 0x40; /* version 2, no Z, M, box */
+	if (geography)
+		d[3] |= 0x08;
 	uint32 type = 1, npoints = 1;
 	memcpy(d + 4, &type, 4);
 	memcpy(d + 8, &npoints, 4);
@@ -537,7 +540,7 @@ set_result(IndexScanDesc scan, ItemPointer tid, double x, double y, double dist,
 		 */
 		MemoryContextReset(so->tuple_cxt);
 		MemoryContext old = MemoryContextSwitchTo(so->tuple_cxt);
-		Datum value = so->can_return ? point_datum(x, y) : (Datum) 0;
+		Datum value = so->can_return ? point_datum(x, y, so->return_geography) : (Datum) 0;
 		bool isnull = !so->can_return;
 		scan->xs_itup = index_form_tuple(RelationGetDescr(scan->indexRelation), &value, &isnull);
 		MemoryContextSwitchTo(old);
@@ -571,6 +574,7 @@ geoidx_beginscan(Relation index, int nkeys, int norderbys)
 	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx scan tuple",
 										  ALLOCSET_SMALL_SIZES);
 	so->can_return = geoidx_canreturn(index, 1);
+	so->return_geography = so->can_return && geoidx_index_is_geography(index);
 	scan->opaque = so;
 	scan->xs_itupdesc = RelationGetDescr(index);
 	if (norderbys > 0)

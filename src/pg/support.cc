@@ -8,11 +8,19 @@
  *   - on a GiST or SP-GiST index whose operator family has PostGIS's
  *     && (geometry, geometry):      col && geoidx_search_box(other, metres, use_spheroid)
  *     a lossy one: the original call stays as a filter.
+ * The same for geography arguments on a geoidx geography index (geoidx_circle's
+ * geography overload); on PostGIS's own geography GiST index nothing: the call
+ * stays as it is (a box in degrees is no key of it; its own ST_DWithin is the
+ * function for that index).
  *
  * Selectivity. With a constant centre and radius, the rows within the circle are
  * estimated as PostGIS's && estimate for the search box times the share of the
  * box's area the circle covers (pi/4 for small circles): the histogram has no
  * finer resolution than the box. The same estimate serves <@ (geoidx_circle_sel).
+ * For a geography column PostGIS's estimator of && (geography, geography) is
+ * asked instead, with the box PostGIS's own ST_DWithin(geography) gives its index,
+ * _ST_Expand(centre, metres) (geocentric, as the column's statistics), times pi/4
+ * for the disc in the square.
  *
  * Everything looked up by name (types, functions, operators, in the geoidx and
  * postgis extensions' schemas, never through search_path) is cached for the
@@ -63,6 +71,14 @@ struct SupportOids
 	Oid within_op;  /* <@ (geometry, geoidx_circle) */
 	Oid overlap_op; /* PostGIS's && (geometry, geometry) */
 	Oid float8_plus_op;
+	/* InvalidOid if absent: */
+	Oid geography_type;
+	Oid geog_circle_fn;	  /* geoidx_circle(geography, float8, boolean) */
+	Oid geog_within_op;	  /* <@ (geography, geoidx_circle) */
+	Oid geog_overlap_op;  /* PostGIS's && (geography, geography) */
+	Oid geog_expand_fn;	  /* PostGIS's _ST_Expand(geography, float8) */
+	Oid geography_input;  /* geography's input function */
+	Oid geography_ioparam;
 };
 
 SupportOids oids;
@@ -74,32 +90,32 @@ invalidate_oids(Datum arg, int cacheid, uint32 hashvalue)
 }
 
 Oid
-type_oid(const char *name, Oid nsp)
+type_oid(const char *name, Oid nsp, bool missing_ok = false)
 {
 	Oid t = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum(name),
 							ObjectIdGetDatum(nsp));
-	if (!OidIsValid(t))
+	if (!OidIsValid(t) && !missing_ok)
 		elog(ERROR, "geoidx: type %s.%s not found", get_namespace_name(nsp), name);
 	return t;
 }
 
 Oid
-function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes)
+function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes, bool missing_ok = false)
 {
 	oidvector *args = buildoidvector(argtypes, nargs);
 	Oid f = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum(name),
 							PointerGetDatum(args), ObjectIdGetDatum(nsp));
-	if (!OidIsValid(f))
+	if (!OidIsValid(f) && !missing_ok)
 		elog(ERROR, "geoidx: function %s.%s not found", get_namespace_name(nsp), name);
 	return f;
 }
 
 Oid
-operator_oid(const char *name, Oid left, Oid right, Oid nsp)
+operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok = false)
 {
 	Oid o = GetSysCacheOid4(OPERNAMENSP, Anum_pg_operator_oid, CStringGetDatum(name),
 							ObjectIdGetDatum(left), ObjectIdGetDatum(right), ObjectIdGetDatum(nsp));
-	if (!OidIsValid(o))
+	if (!OidIsValid(o) && !missing_ok)
 		elog(ERROR, "geoidx: operator %s.%s not found", get_namespace_name(nsp), name);
 	return o;
 }
@@ -128,6 +144,26 @@ support_oids()
 	oids.within_op = operator_oid("<@", geometry, circle, ours);
 	oids.overlap_op = operator_oid("&&", geometry, geometry, postgis);
 	oids.float8_plus_op = operator_oid("+", FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE);
+
+	/*
+	 * Geography: looked up without failing, so that what is missing (an older
+	 * install of the SQL objects) disables the geography paths and nothing else.
+	 */
+	Oid geography = type_oid("geography", postgis, true);
+	const Oid geog_args[3] = {geography, FLOAT8OID, BOOLOID};
+	oids.geography_type = geography;
+	oids.geog_circle_fn = oids.geog_within_op = oids.geog_overlap_op = InvalidOid;
+	oids.geog_expand_fn = InvalidOid;
+	oids.geography_input = oids.geography_ioparam = InvalidOid;
+	if (OidIsValid(geography))
+	{
+		oids.geog_circle_fn = function_oid("geoidx_circle", ours, 3, geog_args, true);
+		oids.geog_within_op = operator_oid("<@", geography, circle, ours, true);
+		oids.geog_overlap_op = operator_oid("&&", geography, geography, postgis, true);
+		const Oid expand_args[2] = {geography, FLOAT8OID};
+		oids.geog_expand_fn = function_oid("_st_expand", postgis, 2, expand_args, true);
+		getTypeInputInfo(geography, &oids.geography_input, &oids.geography_ioparam);
+	}
 	oids.valid = true;
 	return oids;
 }
@@ -192,11 +228,25 @@ index_condition(SupportRequestIndexCondition *req)
 	Node *other = (Node *)list_nth(clause->args, 1 - req->indexarg);
 	Node *metres = (Node *)lthird(clause->args);
 	Node *use_spheroid = nargs == 4 ? (Node *)lfourth(clause->args) : makeBoolConst(true, false);
-	if (exprType(column) != o.geometry_type || exprType(other) != o.geometry_type)
+	Oid type = exprType(column);
+	if (exprType(other) != type)
+		return NIL;
+	Oid within_op, circle_fn;
+	if (type == o.geometry_type)
+	{
+		within_op = o.within_op;
+		circle_fn = o.circle_fn;
+	}
+	else if (OidIsValid(o.geography_type) && type == o.geography_type)
+	{
+		within_op = o.geog_within_op;
+		circle_fn = o.geog_circle_fn;
+	}
+	else
 		return NIL;
 
 	Oid op, fn, fn_type;
-	if (op_in_opfamily(o.within_op, req->opfamily))
+	if (OidIsValid(within_op) && OidIsValid(circle_fn) && op_in_opfamily(within_op, req->opfamily))
 	{
 		/*
 		 * geoidx: the index decides ST_DWithin(centre, col) exactly (point_within
@@ -213,11 +263,13 @@ index_condition(SupportRequestIndexCondition *req)
 		bool exact = req->indexarg == 1 || is_true_const(use_spheroid);
 		if (!exact)
 			metres = widen_radius(metres, o);
-		op = o.within_op;
-		fn = o.circle_fn;
+		op = within_op;
+		fn = circle_fn;
 		fn_type = o.circle_type;
 		req->lossy = !exact;
 	}
+	else if (type != o.geometry_type)
+		return NIL; /* geography on another index, PostGIS's GiST included */
 	else
 	{
 		Oid am = opfamily_am(req->opfamily);
@@ -242,6 +294,16 @@ index_condition(SupportRequestIndexCondition *req)
 
 /* ---------- selectivity ---------- */
 
+/* _ST_Expand('SRID=4326;POINT(lon lat)'::geography, radius): a geography with the box */
+Datum
+geography_search_box(geoidx::LonLat centre, double radius, const SupportOids &o)
+{
+	char wkt[96];
+	snprintf(wkt, sizeof(wkt), "SRID=4326;POINT(%.17g %.17g)", centre.lon, centre.lat);
+	Datum point = OidInputFunctionCall(o.geography_input, wkt, o.geography_ioparam, -1);
+	return OidFunctionCall2(o.geog_expand_fn, point, Float8GetDatum(radius));
+}
+
 /*
  * Rows of `column` (an expression of one relation) within the circle: the &&
  * estimate of the search box (two boxes across the antimeridian) times the
@@ -253,10 +315,28 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 {
 	if (std::isnan(radius) || radius < 0.0)
 		return kDefaultSelectivity; /* the call raises an error; no estimate is right */
+
+	const SupportOids &o = support_oids();
+	Oid type = exprType(column);
+	bool geography = OidIsValid(o.geography_type) && type == o.geography_type;
+	if (type != o.geometry_type &&
+		!(geography && OidIsValid(o.geog_overlap_op) && OidIsValid(o.geog_expand_fn)))
+		return kDefaultSelectivity; /* a string overload's, or no estimator */
 	if (radius >= M_PI * geoidx::kSphereRadius)
 		return 1.0; /* half the circumference: everything */
 
-	const SupportOids &o = support_oids();
+	if (geography)
+	{
+		Const *box = makeConst(o.geography_type, -1, InvalidOid, -1,
+							   geography_search_box(centre, radius, o), false, false);
+		double sel = restriction_selectivity(root, o.geog_overlap_op, list_make2(column, box),
+											 InvalidOid, var_relid) *
+					 (M_PI / 4.0);
+		if (!(sel >= 0.0))
+			return 0.0;
+		return sel > 1.0 ? 1.0 : sel;
+	}
+
 	geoidx::DegreeBox boxes[2];
 	int n = geoidx::search_box_pieces(centre, radius, use_spheroid, boxes);
 	double overlap = 0.0;
@@ -333,6 +413,20 @@ dwithin_selectivity(SupportRequestSelectivity *req)
 }
 
 } // namespace
+
+/* PostGIS's geometry type (functions.cc) */
+Oid
+geoidx_geometry_type(void)
+{
+	return support_oids().geometry_type;
+}
+
+/* PostGIS's geography type, or InvalidOid (handler.cc) */
+Oid
+geoidx_geography_type(void)
+{
+	return support_oids().geography_type;
+}
 
 extern "C"
 {
