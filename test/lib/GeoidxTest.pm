@@ -96,23 +96,32 @@ sub _radius_sql
 	return qq{(SELECT count(*) || ':' || md5(coalesce(array_agg(t.id ORDER BY t.id), '{}')::text) FROM $table t WHERE $cond)};
 }
 
+# A k-NN answer: "<count>:<md5 of the distances in order>:<md5 of the ids
+# strictly nearer than the k-th distance>:<rows out of order>". Rows tied
+# at the k-th distance (points at the same place, the poles) may be any of
+# the tied ones, so only their number (through the distances) is compared.
+sub _knn_summary_sql
+{
+	my ($inner) = @_;
+	return qq{(SELECT count(*) || ':' || md5(coalesce(array_agg(x.d ORDER BY x.d), '{}')::text)
+		|| ':' || md5(coalesce(array_agg(x.id ORDER BY x.id) FILTER (WHERE x.d < x.kth), '{}')::text)
+		|| ':' || count(*) FILTER (WHERE x.d < x.pd)
+		FROM (SELECT y.id, y.d, lag(y.d) OVER w AS pd, max(y.d) OVER w AS kth FROM ($inner) y
+			WINDOW w AS (ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) x)};
+}
+
 sub _knn_index_sql
 {
 	my ($table) = @_;
-	# the index's own order is checked (disorder), then ties are put in id order
-	return qq{(SELECT count(*) || ':' || md5(coalesce(array_agg(x.id || '/' || x.d ORDER BY x.d, x.id), '{}')::text)
-		|| ':' || count(*) FILTER (WHERE x.d < x.pd)
-		FROM (SELECT y.id, y.d, lag(y.d) OVER () AS pd FROM (
-			SELECT t.id, t.pos <~> q.center AS d FROM $table t ORDER BY t.pos <~> q.center LIMIT q.k) y) x)};
+	# the rows in the index's own order: "rows out of order" checks it
+	return _knn_summary_sql(qq{SELECT t.id, t.pos <~> q.center AS d FROM $table t ORDER BY t.pos <~> q.center LIMIT q.k});
 }
 
 sub _knn_seq_sql
 {
 	my ($table) = @_;
-	return qq{(SELECT count(*) || ':' || md5(coalesce(array_agg(x.id || '/' || x.d ORDER BY x.d, x.id), '{}')::text) || ':0'
-		FROM (SELECT t.id, ST_Distance(t.pos::geography, q.center::geography) AS d FROM $table t
-			WHERE t.pos IS NOT NULL AND NOT ST_IsEmpty(t.pos)
-			ORDER BY 2 LIMIT q.k) x)};
+	return _knn_summary_sql(qq{SELECT t.id, ST_Distance(t.pos::geography, q.center::geography) AS d FROM $table t
+		WHERE t.pos IS NOT NULL AND NOT ST_IsEmpty(t.pos) ORDER BY 2, 1 LIMIT q.k});
 }
 
 # Lines "r|qid|answer" and "k|qid|answer" of the index (index scans forced),
@@ -127,9 +136,11 @@ sub _answers
 	my $p = $o{prefix};
 	my $where_r = $o{rwhere} ? "WHERE $o{rwhere}" : '';
 	my $where_k = $o{kwhere} ? "WHERE $o{kwhere}" : '';
-	my $set = $o{bitmap}
-	  ? 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_bitmapscan = on;'
-	  : 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexscan = on;';
+	# jit off: enable_seqscan = off makes every plan look expensive enough to compile
+	my $set = 'SET jit = off; SET client_min_messages = warning; '
+	  . ($o{bitmap}
+		? 'SET enable_seqscan = off; SET enable_indexscan = off; SET enable_bitmapscan = on;'
+		: 'SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexscan = on;');
 	my $seq_r = $o{seq} ? " || '|' || " . _radius_sql($t, 'ST_DWithin(t.pos::geography, q.center::geography, q.metres)') : '';
 	my $seq_k = $o{seq} ? " || '|' || " . _knn_seq_sql($t) : '';
 	my $sql_r = "SELECT 'r|' || q.qid || '|' || " . _radius_sql($t, 'geoidx_dwithin(t.pos, q.center, q.metres)') . "$seq_r FROM ${p}_rq q $where_r ORDER BY q.qid";
@@ -246,12 +257,11 @@ sub query
 	my ($self, $sql, $timeout) = @_;
 	my $tag = '__geoidx_done_' . ++$self->{n} . '__';
 	$self->{stdin} .= "$sql;\n\\echo $tag\n";
-	my $timer = IPC::Run::timer($timeout // 10);
-	$timer->start;
+	my $deadline = Time::HiRes::time() + ($timeout // 10);
 	$self->{run}->pump_nb;
 	while ($self->{stdout} !~ /\Q$tag\E\n/)
 	{
-		return undef if $timer->is_expired || !$self->{run}->pumpable;
+		return undef if Time::HiRes::time() > $deadline || !$self->{run}->pumpable;
 		$self->{run}->pump_nb;
 		Time::HiRes::sleep(0.002);
 	}
@@ -267,11 +277,10 @@ sub drain
 {
 	my ($self, $timeout) = @_;
 	my $tag = '__geoidx_done_' . $self->{n} . '__';
-	my $timer = IPC::Run::timer($timeout // 10);
-	$timer->start;
+	my $deadline = Time::HiRes::time() + ($timeout // 10);
 	while ($self->{stdout} !~ /\Q$tag\E\n/)
 	{
-		return 0 if $timer->is_expired || !$self->{run}->pumpable;
+		return 0 if Time::HiRes::time() > $deadline || !$self->{run}->pumpable;
 		$self->{run}->pump_nb;
 		Time::HiRes::sleep(0.005);
 	}

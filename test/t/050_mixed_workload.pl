@@ -68,9 +68,10 @@ for my $name (keys %scripts)
 }
 
 my ($out, $err) = run_command([
-	'pgbench', '-n', '-c', '8', '-j', '2', '-T', $seconds, '-d', $node->connstr('postgres'),
+	'pgbench', '-n', '-c', '8', '-j', '2', '-T', $seconds,
 	'-f', "$dir/radius.sql\@30", '-f', "$dir/knn.sql\@30", '-f', "$dir/insert.sql\@15",
-	'-f', "$dir/update.sql\@15", '-f', "$dir/delete.sql\@8", '-f', "$dir/vacuum.sql\@2" ]);
+	'-f', "$dir/update.sql\@15", '-f', "$dir/delete.sql\@8", '-f', "$dir/vacuum.sql\@2",
+	$node->connstr('postgres') ]);
 my ($tx) = $out =~ /number of transactions actually processed: (\d+)/;
 my ($failed) = $out =~ /number of failed transactions: (\d+)/;
 ok(defined $tx && $tx > 0, "pgbench ran ${\($tx // 0)} transactions in $seconds s with 8 clients");
