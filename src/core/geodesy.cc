@@ -19,7 +19,8 @@ constexpr double kNudge = 1e-10;
 const geod_geodesic &
 wgs84()
 {
-	static const geod_geodesic g = [] {
+	static const geod_geodesic g = []
+	{
 		geod_geodesic init;
 		geod_init(&init, kWgs84A, kWgs84F);
 		return init;

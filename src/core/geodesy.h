@@ -40,8 +40,8 @@ struct GeoPoint
 
 enum class CoordCheck
 {
-	in_range,	/* taken as is */
-	coerced,	/* the cast would wrap it (and say so in a NOTICE) */
+	in_range,   /* taken as is */
+	coerced,    /* the cast would wrap it (and say so in a NOTICE) */
 	not_finite, /* NaN or infinite: the cast would store garbage; geoidx refuses */
 };
 

@@ -123,7 +123,8 @@ double
 metres_lower_bound_dlat(double lat_a_deg, double lat_b_deg, bool use_spheroid)
 {
 	double per_rad = use_spheroid ? kMinMeridional : kSphereRadius * (1.0 - kRel);
-	double m = std::fabs(lat_a_deg - lat_b_deg) * (M_PI / 180.0) * per_rad * (1.0 - kRel) - kAbsMetres;
+	double m =
+		std::fabs(lat_a_deg - lat_b_deg) * (M_PI / 180.0) * per_rad * (1.0 - kRel) - kAbsMetres;
 	return std::max(0.0, m);
 }
 

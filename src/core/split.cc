@@ -23,9 +23,9 @@ choose_split(const Box3 *boxes, size_t n, size_t min_fill, size_t *order, size_t
 		keys[i] = (boxes[i].lo[axis] + boxes[i].hi[axis]) * 0.5;
 	}
 	/* index as a tie-breaker keeps the split deterministic */
-	std::sort(order, order + n, [keys](size_t a, size_t b) {
-		return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
-	});
+	std::sort(order, order + n,
+			  [keys](size_t a, size_t b)
+			  { return keys[a] < keys[b] || (keys[a] == keys[b] && a < b); });
 
 	Box3 *suffix = prefix + n;
 	Box3 acc = box_empty();

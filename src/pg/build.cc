@@ -109,13 +109,14 @@ level_add(Level *l, BlockNumber blk, const geoidx::Box3 &box)
 	if (l->n == l->cap)
 	{
 		l->cap = l->cap ? l->cap * 2 : 256;
-		l->blocks = (BlockNumber *) (l->blocks ? repalloc_huge(l->blocks, sizeof(BlockNumber) * l->cap)
-											   : palloc_extended(sizeof(BlockNumber) * l->cap,
-																 MCXT_ALLOC_HUGE));
-		l->boxes = (geoidx::Box3 *) (l->boxes
-										 ? repalloc_huge(l->boxes, sizeof(geoidx::Box3) * l->cap)
-										 : palloc_extended(sizeof(geoidx::Box3) * l->cap,
-														   MCXT_ALLOC_HUGE));
+		l->blocks =
+			(BlockNumber *) (l->blocks
+								 ? repalloc_huge(l->blocks, sizeof(BlockNumber) * l->cap)
+								 : palloc_extended(sizeof(BlockNumber) * l->cap, MCXT_ALLOC_HUGE));
+		l->boxes =
+			(geoidx::Box3 *) (l->boxes ? repalloc_huge(l->boxes, sizeof(geoidx::Box3) * l->cap)
+									   : palloc_extended(sizeof(geoidx::Box3) * l->cap,
+														 MCXT_ALLOC_HUGE));
 	}
 	l->blocks[l->n] = blk;
 	l->boxes[l->n] = box;
@@ -176,7 +177,8 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 		GeoidxLeafEntries(pending)[n] = e;
 		GeoidxPageSetCount(pending, n + 1);
 		geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
-		geoidx::box_extend(GeoidxPageGetBox(pending), geoidx::unit_vector(geoidx::geographic_point(ll)));
+		geoidx::box_extend(GeoidxPageGetBox(pending),
+						   geoidx::unit_vector(geoidx::geographic_point(ll)));
 		have_pending = true;
 		if (++done % 10000 == 0)
 		{
@@ -272,8 +274,8 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	state.index = index;
 	state.what = geoidx_index_what(index);
 	state.indtuples = 0;
-	state.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx build tuple",
-										 ALLOCSET_DEFAULT_SIZES);
+	state.tmpcxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx build tuple", ALLOCSET_DEFAULT_SIZES);
 
 	TupleDesc desc = CreateTemplateTupleDesc(kNatts);
 	TupleDescInitEntry(desc, kKeyAtt, "key", INT8OID, -1, 0);
@@ -325,7 +327,8 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	return result;
 }
 
-/* The init fork of an UNLOGGED index: a metapage and an empty root leaf, written and synced by hand. */
+/* The init fork of an UNLOGGED index: a metapage and an empty root leaf, written and synced by
+ * hand. */
 void
 geoidx_buildempty(Relation index)
 {

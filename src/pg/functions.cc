@@ -68,7 +68,7 @@ circle_syntax_error(const char *str, const char *why)
 const char *
 skip_space(const char *s)
 {
-	while (*s != '\0' && isspace((unsigned char)*s))
+	while (*s != '\0' && isspace((unsigned char) *s))
 		s++;
 	return s;
 }
@@ -76,7 +76,7 @@ skip_space(const char *s)
 void
 circle_in_context(void *arg)
 {
-	errcontext("geoidx_circle input \"%s\"", (const char *)arg);
+	errcontext("geoidx_circle input \"%s\"", (const char *) arg);
 }
 
 /* A number at s (float8in's syntax: also NaN, Infinity); errors name the whole input. */
@@ -185,7 +185,7 @@ envelope_function()
 		if (!envelope_fn.callback_registered)
 		{
 			/* A DROP/CREATE EXTENSION postgis in this backend makes us look again. */
-			CacheRegisterSyscacheCallback(PROCOID, invalidate_envelope_fn, (Datum)0);
+			CacheRegisterSyscacheCallback(PROCOID, invalidate_envelope_fn, (Datum) 0);
 			envelope_fn.callback_registered = true;
 		}
 		fmgr_info_cxt(fn, &envelope_fn.flinfo, TopMemoryContext);
@@ -228,12 +228,12 @@ struct StringCall
 Datum
 call_with_geometry(FunctionCallInfo fcinfo, PGFunction fn, int npoints)
 {
-	StringCall *sc = (StringCall *)fcinfo->flinfo->fn_extra;
+	StringCall *sc = (StringCall *) fcinfo->flinfo->fn_extra;
 	if (sc == NULL)
 	{
 		MemoryContext cxt = fcinfo->flinfo->fn_mcxt;
 		Oid infunc;
-		sc = (StringCall *)MemoryContextAllocZero(cxt, sizeof(StringCall));
+		sc = (StringCall *) MemoryContextAllocZero(cxt, sizeof(StringCall));
 		getTypeInputInfo(geoidx_geometry_type(), &infunc, &sc->ioparam);
 		fmgr_info_cxt(infunc, &sc->geometry_in, cxt);
 		sc->inner.fn_addr = fn;
@@ -255,9 +255,8 @@ call_with_geometry(FunctionCallInfo fcinfo, PGFunction fn, int npoints)
 	{
 		inner->args[i].isnull = false; /* the overloads are strict */
 		if (i < npoints)
-			inner->args[i].value =
-				InputFunctionCall(&sc->geometry_in, text_to_cstring(PG_GETARG_TEXT_PP(i)),
-								  sc->ioparam, -1);
+			inner->args[i].value = InputFunctionCall(
+				&sc->geometry_in, text_to_cstring(PG_GETARG_TEXT_PP(i)), sc->ioparam, -1);
 		else
 			inner->args[i].value = PG_GETARG_DATUM(i);
 	}
@@ -284,7 +283,7 @@ geoidx_extension_schema(const char *extname)
 	SysScanDesc scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
 	HeapTuple tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
-		nsp = ((Form_pg_extension)GETSTRUCT(tup))->extnamespace;
+		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 	if (!OidIsValid(nsp))
@@ -356,7 +355,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	{
 		s = skip_space(s + 1);
 		const char *word = s;
-		while (isalpha((unsigned char)*s))
+		while (isalpha((unsigned char) *s))
 			s++;
 		size_t len = s - word;
 		if (len == 8 && pg_strncasecmp(word, "spheroid", 8) == 0)
@@ -379,7 +378,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	context.arg = const_cast<char *>(str);
 	context.previous = error_context_stack;
 	error_context_stack = &context;
-	GeoidxCircle *c = (GeoidxCircle *)palloc(sizeof(GeoidxCircle));
+	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
 	fill_circle(c, &centre, metres, use_spheroid, kCircleWhat);
 	error_context_stack = context.previous;
 	PG_RETURN_POINTER(c);
@@ -389,7 +388,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_circle_out(PG_FUNCTION_ARGS)
 {
-	const GeoidxCircle *c = (const GeoidxCircle *)PG_GETARG_POINTER(0);
+	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(0);
 	char lon[DOUBLE_SHORTEST_DECIMAL_LEN], lat[DOUBLE_SHORTEST_DECIMAL_LEN],
 		radius[DOUBLE_SHORTEST_DECIMAL_LEN];
 
@@ -412,7 +411,7 @@ geoidx_circle_make(PG_FUNCTION_ARGS)
 	geoidx_decode_point(PG_GETARG_DATUM(0), kCircleWhat, &centre);
 	if (centre.empty)
 		PG_RETURN_NULL();
-	GeoidxCircle *c = (GeoidxCircle *)palloc(sizeof(GeoidxCircle));
+	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
 	fill_circle(c, &centre, metres, use_spheroid, kCircleWhat);
 	PG_RETURN_POINTER(c);
 }
@@ -421,19 +420,20 @@ geoidx_circle_make(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_within_circle(PG_FUNCTION_ARGS)
 {
-	const GeoidxCircle *c = (const GeoidxCircle *)PG_GETARG_POINTER(1);
+	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(1);
 	GeoidxPoint p;
 	geoidx::LonLat ll;
 
 	if (!read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
 		PG_RETURN_BOOL(false);
 
-	CircleCache *cache = (CircleCache *)fcinfo->flinfo->fn_extra;
+	CircleCache *cache = (CircleCache *) fcinfo->flinfo->fn_extra;
 	if (cache == NULL || !same_circle(&cache->circle, c))
 	{
 		if (cache == NULL)
 		{
-			cache = (CircleCache *)MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(CircleCache));
+			cache =
+				(CircleCache *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(CircleCache));
 			fcinfo->flinfo->fn_extra = cache;
 		}
 		cache->circle = *c;
@@ -495,11 +495,11 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	geoidx::GeoPoint ga = geoidx::geographic_point(lla);
 	geoidx::GeoPoint gb = geoidx::geographic_point(llb);
 
-	DwithinCache *cache = (DwithinCache *)fcinfo->flinfo->fn_extra;
+	DwithinCache *cache = (DwithinCache *) fcinfo->flinfo->fn_extra;
 	if (cache == NULL)
 	{
 		cache =
-			(DwithinCache *)MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(DwithinCache));
+			(DwithinCache *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(DwithinCache));
 		fcinfo->flinfo->fn_extra = cache;
 	}
 

@@ -44,9 +44,9 @@
 
 typedef struct GeoidxPageOpaqueData
 {
-	XLogRecPtr nsn;		   /* end of the WAL position that finished the last split of this page */
+	XLogRecPtr nsn;        /* end of the WAL position that finished the last split of this page */
 	BlockNumber rightlink; /* right sibling created by the last split, or InvalidBlockNumber */
-	uint16 level;		   /* 0 = leaf */
+	uint16 level;          /* 0 = leaf */
 	uint16 flags;
 	uint16 unused;
 	uint16 page_id; /* GEOIDX_PAGE_ID */
@@ -87,14 +87,15 @@ typedef struct GeoidxInternalEntry
 } GeoidxInternalEntry;
 
 static_assert(sizeof(GeoidxLeafEntry) == 24, "leaf entry layout is part of the on-disk format");
-static_assert(sizeof(GeoidxInternalEntry) == 56, "internal entry layout is part of the on-disk format");
+static_assert(sizeof(GeoidxInternalEntry) == 56,
+			  "internal entry layout is part of the on-disk format");
 
 #define GeoidxPageGetOpaque(page) ((GeoidxPageOpaque) PageGetSpecialPointer(page))
 #define GeoidxPageIsLeaf(page) ((GeoidxPageGetOpaque(page)->flags & GEOIDX_F_LEAF) != 0)
 #define GeoidxPageGetMeta(page) ((GeoidxMetaPageData *) PageGetContents(page))
 #define GeoidxPageGetBox(page) (&((GeoidxPageBox *) PageGetContents(page))->box)
 #define GEOIDX_ENTRIES_OFFSET (MAXALIGN(SizeOfPageHeaderData) + MAXALIGN(sizeof(GeoidxPageBox)))
-#define GEOIDX_ENTRIES_SPACE \
+#define GEOIDX_ENTRIES_SPACE                                                                       \
 	(BLCKSZ - GEOIDX_ENTRIES_OFFSET - MAXALIGN(sizeof(GeoidxPageOpaqueData)))
 #define GEOIDX_LEAF_CAPACITY ((int) (GEOIDX_ENTRIES_SPACE / sizeof(GeoidxLeafEntry)))
 #define GEOIDX_INTERNAL_CAPACITY ((int) (GEOIDX_ENTRIES_SPACE / sizeof(GeoidxInternalEntry)))
@@ -114,13 +115,15 @@ GeoidxInternalEntries(Page page)
 static inline int
 GeoidxPageEntrySize(Page page)
 {
-	return GeoidxPageIsLeaf(page) ? (int) sizeof(GeoidxLeafEntry) : (int) sizeof(GeoidxInternalEntry);
+	return GeoidxPageIsLeaf(page) ? (int) sizeof(GeoidxLeafEntry)
+								  : (int) sizeof(GeoidxInternalEntry);
 }
 
 static inline int
 GeoidxPageCount(Page page)
 {
-	return (int) ((((PageHeader) page)->pd_lower - GEOIDX_ENTRIES_OFFSET) / GeoidxPageEntrySize(page));
+	return (int) ((((PageHeader) page)->pd_lower - GEOIDX_ENTRIES_OFFSET) /
+				  GeoidxPageEntrySize(page));
 }
 
 static inline int
@@ -132,7 +135,8 @@ GeoidxPageCapacity(Page page)
 static inline void
 GeoidxPageSetCount(Page page, int n)
 {
-	((PageHeader) page)->pd_lower = (LocationIndex) (GEOIDX_ENTRIES_OFFSET + n * GeoidxPageEntrySize(page));
+	((PageHeader) page)->pd_lower =
+		(LocationIndex) (GEOIDX_ENTRIES_OFFSET + n * GeoidxPageEntrySize(page));
 }
 
 /* reloptions */

@@ -35,20 +35,22 @@ constexpr int32 kSridWgs84 = 4326;
 const char *
 type_name(uint32 type)
 {
-	static const char *const names[] = {"Unknown",		  "Point",			  "LineString",
-										"Polygon",		  "MultiPoint",		  "MultiLineString",
-										"MultiPolygon",	  "GeometryCollection", "CircularString",
-										"CompoundCurve",  "CurvePolygon",	  "MultiCurve",
-										"MultiSurface",	  "PolyhedralSurface", "Triangle",
-										"Tin"};
+	static const char *const names[] = {"Unknown",        "Point",
+										"LineString",     "Polygon",
+										"MultiPoint",     "MultiLineString",
+										"MultiPolygon",   "GeometryCollection",
+										"CircularString", "CompoundCurve",
+										"CurvePolygon",   "MultiCurve",
+										"MultiSurface",   "PolyhedralSurface",
+										"Triangle",       "Tin"};
 	return type < lengthof(names) ? names[type] : "unknown type";
 }
 
 void
 malformed(const char *what, const char *why)
 {
-	ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("malformed geometry in %s", what), errdetail("%s", why)));
+	ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("malformed geometry in %s", what),
+					errdetail("%s", why)));
 }
 
 } // namespace
@@ -100,11 +102,12 @@ geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 						errmsg("%s must be a point, not a %s", what, type_name(type)),
 						errhint("geoidx indexes and measures POINT geometries only.")));
 	if (srid != kSridWgs84 && srid != 0)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						errmsg("%s has SRID %d, geoidx needs SRID 4326 (WGS 84 longitude/latitude)",
-							   what, srid),
-						errhint("Transform it with ST_Transform(geom, 4326); SRID 0 is taken as 4326, "
-								"as the geography cast does.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s has SRID %d, geoidx needs SRID 4326 (WGS 84 longitude/latitude)", what,
+						srid),
+				 errhint("Transform it with ST_Transform(geom, 4326); SRID 0 is taken as 4326, "
+						 "as the geography cast does.")));
 	if (npoints > 1)
 		malformed(what, "a point with more than one coordinate");
 
@@ -128,8 +131,8 @@ geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll_out
 	geoidx::LonLat *ll = ll_out ? ll_out : &local;
 	if (geoidx::normalize_like_geography(p->x, p->y, ll) == geoidx::CoordCheck::not_finite)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						errmsg("%s has a coordinate that is not a finite number (%g %g)", what, p->x,
-							   p->y),
+						errmsg("%s has a coordinate that is not a finite number (%g %g)", what,
+							   p->x, p->y),
 						errdetail("Longitude and latitude must be finite; NaN and Infinity have no "
 								  "place on the Earth.")));
 	if (v)
@@ -153,7 +156,7 @@ geoidx_entry_lonlat(double x, double y)
 
 extern "C"
 {
-PG_FUNCTION_INFO_V1(geoidx_geometry_decode);
+	PG_FUNCTION_INFO_V1(geoidx_geometry_decode);
 }
 
 /*

@@ -10,9 +10,9 @@ extern "C"
 #include "utils/selfuncs.h"
 #include "utils/float.h"
 
-PG_MODULE_MAGIC;
+	PG_MODULE_MAGIC;
 
-PG_FUNCTION_INFO_V1(geoidx_handler);
+	PG_FUNCTION_INFO_V1(geoidx_handler);
 }
 
 namespace
@@ -26,8 +26,8 @@ geoidx_options(Datum reloptions, bool validate)
 	static const relopt_parse_elt tab[] = {
 		{"fillfactor", RELOPT_TYPE_INT, offsetof(GeoidxOptions, fillfactor)},
 	};
-	return (bytea *) build_reloptions(reloptions, validate, geoidx_relopt_kind, sizeof(GeoidxOptions),
-									  tab, lengthof(tab));
+	return (bytea *) build_reloptions(reloptions, validate, geoidx_relopt_kind,
+									  sizeof(GeoidxOptions), tab, lengthof(tab));
 }
 
 char *
@@ -87,7 +87,7 @@ geoidx_canreturn(Relation index, int attno)
 	int32 typmod = TupleDescAttr(RelationGetDescr(index), 0)->atttypmod;
 	if (typmod < 0)
 		return false;
-	int32 srid = (((typmod) & 0x0FFFFF00) - ((typmod) & 0x10000000)) >> 8;
+	int32 srid = (((typmod) &0x0FFFFF00) - ((typmod) &0x10000000)) >> 8;
 	int type = (typmod & 0x000000FC) >> 2;
 	bool z = (typmod & 0x00000002) != 0, m = (typmod & 0x00000001) != 0;
 	return srid == 4326 && type == 1 && !z && !m;

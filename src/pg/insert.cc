@@ -44,7 +44,7 @@ enum class Outcome
 {
 	done,
 	need_split_lock, /* leaf full, or an unfinished split on the way */
-	restart,		 /* the page we were about to change was split under us */
+	restart,         /* the page we were about to change was split under us */
 };
 
 /* The entry to follow: one that covers v with the smallest margin, else the least enlargement. */
@@ -62,8 +62,8 @@ choose_entry(Page page, const geoidx::Vec3 &v, bool *covers)
 		double growth = c ? 0.0 : geoidx::box_enlargement(e[i].box, v);
 		double margin = geoidx::box_margin(e[i].box);
 		if (best < 0 || (c && !best_covers) ||
-			(c == best_covers && (growth < best_growth ||
-								  (growth == best_growth && margin < best_margin))))
+			(c == best_covers &&
+			 (growth < best_growth || (growth == best_growth && margin < best_margin))))
 		{
 			best = i;
 			best_growth = growth;
@@ -196,10 +196,9 @@ descend_and_insert(Relation index, const GeoidxLeafEntry &entry, const geoidx::V
 				exclusive = true;
 				page = read_locked(index, buf);
 				op = GeoidxPageGetOpaque(page);
-				bool split_meanwhile =
-					(op->flags & GEOIDX_F_FOLLOW_RIGHT) || op->level != level ||
-					(blk != GEOIDX_ROOT_BLKNO && op->nsn != InvalidXLogRecPtr &&
-					 parent_lsn <= op->nsn);
+				bool split_meanwhile = (op->flags & GEOIDX_F_FOLLOW_RIGHT) || op->level != level ||
+									   (blk != GEOIDX_ROOT_BLKNO && op->nsn != InvalidXLogRecPtr &&
+										parent_lsn <= op->nsn);
 				if (split_meanwhile)
 				{
 					UnlockReleaseBuffer(buf);
@@ -446,12 +445,14 @@ finish_split(Relation index, PathStep *path, int d, BlockNumber left, BlockNumbe
 			linked |= (pe[k].child == right);
 		if (linked || GeoidxPageGetOpaque(rpage)->level != GeoidxPageGetOpaque(lpage)->level ||
 			GeoidxPageGetOpaque(lpage)->rightlink != right)
-			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-							errmsg("index \"%s\" contains corrupted page at block %u",
-								   RelationGetRelationName(index), left),
-							errdetail("its right-link to block %u is not an unfinished split: that page %s",
-									  right, linked ? "already has a downlink in the parent"
-													: "is on another level")));
+			ereport(
+				ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" contains corrupted page at block %u",
+						RelationGetRelationName(index), left),
+				 errdetail(
+					 "its right-link to block %u is not an unfinished split: that page %s", right,
+					 linked ? "already has a downlink in the parent" : "is on another level")));
 		geoidx::Box3 lbox = *GeoidxPageGetBox(lpage);
 		geoidx::Box3 rbox = *GeoidxPageGetBox(rpage);
 		UnlockReleaseBuffer(rbuf);
@@ -482,7 +483,8 @@ finish_split(Relation index, PathStep *path, int d, BlockNumber left, BlockNumbe
 		}
 
 		/* the parent is full: split it with the new downlink among its entries */
-		GeoidxInternalEntry *all = (GeoidxInternalEntry *) palloc(sizeof(GeoidxInternalEntry) * (n + 1));
+		GeoidxInternalEntry *all =
+			(GeoidxInternalEntry *) palloc(sizeof(GeoidxInternalEntry) * (n + 1));
 		memcpy(all, pe, sizeof(GeoidxInternalEntry) * n);
 		all[i].box = lbox;
 		all[n].child = right;
@@ -534,8 +536,8 @@ split_leaf(Relation index, BlockNumber blk, PathStep *path, int depth)
 void
 insert_with_split_lock(Relation index, const GeoidxLeafEntry &entry, const geoidx::Vec3 &v)
 {
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx split",
-											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext cxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx split", ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	LockPage(index, GEOIDX_METAPAGE_BLKNO, ExclusiveLock);
 	for (int attempt = 0;; attempt++)
@@ -549,7 +551,8 @@ insert_with_split_lock(Relation index, const GeoidxLeafEntry &entry, const geoid
 			break;
 		if (attempt > 1000)
 			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-							errmsg("index \"%s\" contains corrupted pages: an insert found no leaf in %d attempts",
+							errmsg("index \"%s\" contains corrupted pages: an insert found no leaf "
+								   "in %d attempts",
 								   RelationGetRelationName(index), attempt)));
 		if (r == Outcome::restart)
 			continue;

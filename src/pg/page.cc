@@ -111,8 +111,8 @@ geoidx_check_page(Relation index, Buffer buf, Page page)
 	/* the record that sets an NSN is later than it, and stamps the page */
 	if (op->nsn > PageGetLSN(page))
 		corrupted(index, blk, "the NSN is ahead of the page's LSN");
-	if (blk == GEOIDX_ROOT_BLKNO && (op->rightlink != InvalidBlockNumber ||
-									 (op->flags & GEOIDX_F_FOLLOW_RIGHT)))
+	if (blk == GEOIDX_ROOT_BLKNO &&
+		(op->rightlink != InvalidBlockNumber || (op->flags & GEOIDX_F_FOLLOW_RIGHT)))
 		corrupted(index, blk, "the root has a right sibling");
 }
 
@@ -127,10 +127,11 @@ geoidx_check_metapage(Relation index)
 	if (!(GeoidxPageGetOpaque(page)->flags & GEOIDX_F_META) || meta->magic != GEOIDX_MAGIC)
 		corrupted(index, GEOIDX_METAPAGE_BLKNO, "the metapage has no geoidx magic number");
 	if (meta->version != GEOIDX_FORMAT_VERSION)
-		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						errmsg("index \"%s\" has on-disk format %u, this geoidx reads format %d",
-							   RelationGetRelationName(index), meta->version, GEOIDX_FORMAT_VERSION),
-						errhint("REINDEX it.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("index \"%s\" has on-disk format %u, this geoidx reads format %d",
+						RelationGetRelationName(index), meta->version, GEOIDX_FORMAT_VERSION),
+				 errhint("REINDEX it.")));
 	UnlockReleaseBuffer(buf);
 }
 

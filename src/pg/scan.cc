@@ -32,9 +32,9 @@ namespace
 
 enum ItemKind : uint8
 {
-	kExact = 0, /* ties: exact points first, so that a tie never costs a page read */
+	kExact = 0,     /* ties: exact points first, so that a tie never costs a page read */
 	kCandidate = 1, /* keyed by the chord bound */
-	kCoarse = 2,	/* keyed by the latitude bound: not yet tested against the circles */
+	kCoarse = 2,    /* keyed by the latitude bound: not yet tested against the circles */
 	kPage = 3,
 };
 
@@ -72,8 +72,8 @@ struct ScanOpaque
 	bool no_match;
 	int ncircles;
 	geoidx::RadiusTest *circles;
-	bool ordered;		 /* best-first by distance to order_center */
-	bool order_nulls;	 /* ORDER BY distance to NULL or EMPTY: every distance is NULL */
+	bool ordered;     /* best-first by distance to order_center */
+	bool order_nulls; /* ORDER BY distance to NULL or EMPTY: every distance is NULL */
 	geoidx::GeoPoint order_center;
 	geoidx::Vec3 order_q;
 
@@ -83,10 +83,10 @@ struct ScanOpaque
 	 * The keys after it break its ties: the rows of one primary distance are
 	 * gathered into a run and sorted by them (see gather_run).
 	 */
-	int primary;				  /* -1: no key, or every key NULL */
-	bool *key_ok;				  /* the key's point is neither NULL nor EMPTY */
+	int primary;                  /* -1: no key, or every key NULL */
+	bool *key_ok;                 /* the key's point is neither NULL nor EMPTY */
 	geoidx::GeoPoint *key_center; /* where key_ok */
-	bool tie_keys;				  /* some key after the primary is key_ok */
+	bool tie_keys;                /* some key after the primary is key_ok */
 	KnnItem *run;
 	int nrun;
 	int caprun;
@@ -107,8 +107,8 @@ struct ScanOpaque
 	uint64 pages_visited;
 	uint64 page_limit;
 
-	bool can_return;		   /* the column's type modifier promises Point, SRID 4326, 2-D */
-	bool return_geography;	   /* ... of geography: rebuilt with the geodetic flag */
+	bool can_return;         /* the column's type modifier promises Point, SRID 4326, 2-D */
+	bool return_geography;   /* ... of geography: rebuilt with the geodetic flag */
 	MemoryContext tuple_cxt; /* the index tuple of an index-only scan, one at a time */
 };
 
@@ -142,7 +142,8 @@ emit(ScanOpaque *so, const GeoidxLeafEntry &e)
 	if (so->ntids == so->captids)
 	{
 		so->captids *= 2;
-		so->tids = (ItemPointerData *) repalloc_huge(so->tids, sizeof(ItemPointerData) * so->captids);
+		so->tids =
+			(ItemPointerData *) repalloc_huge(so->tids, sizeof(ItemPointerData) * so->captids);
 		so->xy = (double *) repalloc_huge(so->xy, sizeof(double) * 2 * so->captids);
 	}
 	so->tids[so->ntids] = e.tid;
@@ -159,10 +160,11 @@ count_page(IndexScanDesc scan, ScanOpaque *so, BlockNumber blk)
 		return;
 	so->page_limit = 2 * (uint64) RelationGetNumberOfBlocks(scan->indexRelation) + 1000;
 	if (so->pages_visited > so->page_limit)
-		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-						errmsg("index \"%s\" contains corrupted page at block %u",
-							   RelationGetRelationName(scan->indexRelation), blk),
-						errdetail("a scan visited more pages than the index has: the links form a loop")));
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" contains corrupted page at block %u",
+						RelationGetRelationName(scan->indexRelation), blk),
+				 errdetail("a scan visited more pages than the index has: the links form a loop")));
 }
 
 bool
@@ -220,9 +222,10 @@ read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 {
 	Relation index = scan->indexRelation;
 	if (blk == InvalidBlockNumber)
-		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-						errmsg("index \"%s\" contains corrupted page", RelationGetRelationName(index)),
-						errdetail("a link points to block %u", blk)));
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" contains corrupted page", RelationGetRelationName(index)),
+				 errdetail("a link points to block %u", blk)));
 	Buffer buf = ReadBuffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	Page page = BufferGetPage(buf);
@@ -424,8 +427,8 @@ int
 run_cmp(const void *a, const void *b, void *arg)
 {
 	const RunSortArg *r = (const RunSortArg *) arg;
-	const double *ka = r->keys + (size_t) *(const int *) a * r->nkeys;
-	const double *kb = r->keys + (size_t) *(const int *) b * r->nkeys;
+	const double *ka = r->keys + (size_t) * (const int *) a * r->nkeys;
+	const double *kb = r->keys + (size_t) * (const int *) b * r->nkeys;
 	for (int k = 0; k < r->nkeys; k++)
 		if (ka[k] != kb[k])
 			return ka[k] < kb[k] ? -1 : 1;
@@ -438,8 +441,9 @@ run_push(ScanOpaque *so, const KnnItem &item)
 	if (so->nrun == so->caprun)
 	{
 		so->caprun = so->caprun ? 2 * so->caprun : 64;
-		so->run = (KnnItem *) (so->run ? repalloc_huge(so->run, sizeof(KnnItem) * so->caprun)
-									   : MemoryContextAllocHuge(so->cxt, sizeof(KnnItem) * so->caprun));
+		so->run =
+			(KnnItem *) (so->run ? repalloc_huge(so->run, sizeof(KnnItem) * so->caprun)
+								 : MemoryContextAllocHuge(so->cxt, sizeof(KnnItem) * so->caprun));
 	}
 	so->run[so->nrun++] = item;
 }
@@ -487,7 +491,8 @@ gather_run(IndexScanDesc scan, ScanOpaque *so, const KnnItem &first)
 		{
 			int key = so->primary + 1 + k;
 			keys[(size_t) i * nkeys + k] =
-				so->key_ok[key] ? entry_distance(so->key_center[key], so->run[i].x, so->run[i].y) : 0.0;
+				so->key_ok[key] ? entry_distance(so->key_center[key], so->run[i].x, so->run[i].y)
+								: 0.0;
 		}
 	}
 	RunSortArg arg = {nkeys, keys};
@@ -571,8 +576,8 @@ geoidx_beginscan(Relation index, int nkeys, int norderbys)
 	IndexScanDesc scan = RelationGetIndexScan(index, nkeys, norderbys);
 	ScanOpaque *so = (ScanOpaque *) palloc0(sizeof(ScanOpaque));
 	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx scan", ALLOCSET_DEFAULT_SIZES);
-	so->tuple_cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx scan tuple",
-										  ALLOCSET_SMALL_SIZES);
+	so->tuple_cxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx scan tuple", ALLOCSET_SMALL_SIZES);
 	so->can_return = geoidx_canreturn(index, 1);
 	so->return_geography = so->can_return && geoidx_index_is_geography(index);
 	scan->opaque = so;
@@ -602,7 +607,8 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 
 	so->no_match = false;
 	so->ncircles = 0;
-	so->circles = (geoidx::RadiusTest *) palloc(sizeof(geoidx::RadiusTest) * Max(1, scan->numberOfKeys));
+	so->circles =
+		(geoidx::RadiusTest *) palloc(sizeof(geoidx::RadiusTest) * Max(1, scan->numberOfKeys));
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey key = &scan->keyData[i];
@@ -623,7 +629,8 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->primary = -1;
 	so->tie_keys = false;
 	so->key_ok = (bool *) palloc0(sizeof(bool) * Max(1, scan->numberOfOrderBys));
-	so->key_center = (geoidx::GeoPoint *) palloc0(sizeof(geoidx::GeoPoint) * Max(1, scan->numberOfOrderBys));
+	so->key_center =
+		(geoidx::GeoPoint *) palloc0(sizeof(geoidx::GeoPoint) * Max(1, scan->numberOfOrderBys));
 	for (int k = 0; k < scan->numberOfOrderBys; k++)
 	{
 		ScanKey key = &scan->orderByData[k];
@@ -711,7 +718,8 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 			{
 				if (!refine(so, &item, false))
 					continue;
-				if (item.kind != kExact || (so->heap.size > 0 && geoidx::heap_top(&so->heap) < item))
+				if (item.kind != kExact ||
+					(so->heap.size > 0 && geoidx::heap_top(&so->heap) < item))
 				{
 					geoidx::heap_push(&so->heap, item);
 					continue;

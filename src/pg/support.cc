@@ -73,11 +73,11 @@ struct SupportOids
 	Oid float8_plus_op;
 	/* InvalidOid if absent: */
 	Oid geography_type;
-	Oid geog_circle_fn;	  /* geoidx_circle(geography, float8, boolean) */
-	Oid geog_within_op;	  /* <@ (geography, geoidx_circle) */
-	Oid geog_overlap_op;  /* PostGIS's && (geography, geography) */
-	Oid geog_expand_fn;	  /* PostGIS's _ST_Expand(geography, float8) */
-	Oid geography_input;  /* geography's input function */
+	Oid geog_circle_fn;  /* geoidx_circle(geography, float8, boolean) */
+	Oid geog_within_op;  /* <@ (geography, geoidx_circle) */
+	Oid geog_overlap_op; /* PostGIS's && (geography, geography) */
+	Oid geog_expand_fn;  /* PostGIS's _ST_Expand(geography, float8) */
+	Oid geography_input; /* geography's input function */
 	Oid geography_ioparam;
 };
 
@@ -127,8 +127,8 @@ support_oids()
 		return oids;
 	if (!oids.callbacks_registered)
 	{
-		CacheRegisterSyscacheCallback(PROCOID, invalidate_oids, (Datum)0);
-		CacheRegisterSyscacheCallback(OPEROID, invalidate_oids, (Datum)0);
+		CacheRegisterSyscacheCallback(PROCOID, invalidate_oids, (Datum) 0);
+		CacheRegisterSyscacheCallback(OPEROID, invalidate_oids, (Datum) 0);
 		oids.callbacks_registered = true;
 	}
 	Oid ours = geoidx_extension_schema("geoidx");
@@ -174,7 +174,7 @@ opfamily_am(Oid opfamily)
 	HeapTuple tup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(opfamily));
 	if (!HeapTupleIsValid(tup))
 		elog(ERROR, "cache lookup failed for operator family %u", opfamily);
-	Oid am = ((Form_pg_opfamily)GETSTRUCT(tup))->opfmethod;
+	Oid am = ((Form_pg_opfamily) GETSTRUCT(tup))->opfmethod;
 	ReleaseSysCache(tup);
 	return am;
 }
@@ -191,7 +191,7 @@ constexpr double kOrderSlackMetres = 1e-6;
 bool
 is_true_const(Node *n)
 {
-	return IsA(n, Const) && !((Const *)n)->constisnull && DatumGetBool(((Const *)n)->constvalue);
+	return IsA(n, Const) && !((Const *) n)->constisnull && DatumGetBool(((Const *) n)->constvalue);
 }
 
 /* metres + kOrderSlackMetres; a constant is folded, and left alone if negative (it is an error). */
@@ -200,17 +200,17 @@ widen_radius(Node *metres, const SupportOids &o)
 {
 	if (IsA(metres, Const))
 	{
-		Const *c = (Const *)metres;
+		Const *c = (Const *) metres;
 		if (c->constisnull || !(DatumGetFloat8(c->constvalue) >= 0.0))
 			return metres;
-		return (Node *)makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
-								 Float8GetDatum(DatumGetFloat8(c->constvalue) + kOrderSlackMetres),
-								 false, FLOAT8PASSBYVAL);
+		return (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
+								  Float8GetDatum(DatumGetFloat8(c->constvalue) + kOrderSlackMetres),
+								  false, FLOAT8PASSBYVAL);
 	}
 	Const *slack = makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
 							 Float8GetDatum(kOrderSlackMetres), false, FLOAT8PASSBYVAL);
-	return (Node *)make_opclause(o.float8_plus_op, FLOAT8OID, false, (Expr *)metres, (Expr *)slack,
-								 InvalidOid, InvalidOid);
+	return (Node *) make_opclause(o.float8_plus_op, FLOAT8OID, false, (Expr *) metres,
+								  (Expr *) slack, InvalidOid, InvalidOid);
 }
 
 List *
@@ -218,16 +218,16 @@ index_condition(SupportRequestIndexCondition *req)
 {
 	if (!is_funcclause(req->node))
 		return NIL;
-	FuncExpr *clause = (FuncExpr *)req->node;
+	FuncExpr *clause = (FuncExpr *) req->node;
 	int nargs = list_length(clause->args);
 	if (nargs < 3 || nargs > 4 || req->indexarg < 0 || req->indexarg > 1)
 		return NIL;
 
 	const SupportOids &o = support_oids();
-	Node *column = (Node *)list_nth(clause->args, req->indexarg);
-	Node *other = (Node *)list_nth(clause->args, 1 - req->indexarg);
-	Node *metres = (Node *)lthird(clause->args);
-	Node *use_spheroid = nargs == 4 ? (Node *)lfourth(clause->args) : makeBoolConst(true, false);
+	Node *column = (Node *) list_nth(clause->args, req->indexarg);
+	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
+	Node *metres = (Node *) lthird(clause->args);
+	Node *use_spheroid = nargs == 4 ? (Node *) lfourth(clause->args) : makeBoolConst(true, false);
 	Oid type = exprType(column);
 	if (exprType(other) != type)
 		return NIL;
@@ -286,10 +286,10 @@ index_condition(SupportRequestIndexCondition *req)
 	FuncExpr *rhs = makeFuncExpr(fn, fn_type, list_make3(other, metres, use_spheroid), InvalidOid,
 								 InvalidOid, COERCE_EXPLICIT_CALL);
 	/* Computable once per scan: no Vars of the indexed table, nothing volatile. */
-	if (!is_pseudo_constant_for_index(req->root, (Node *)rhs, req->index))
+	if (!is_pseudo_constant_for_index(req->root, (Node *) rhs, req->index))
 		return NIL;
 	return list_make1(
-		make_opclause(op, BOOLOID, false, (Expr *)column, (Expr *)rhs, InvalidOid, InvalidOid));
+		make_opclause(op, BOOLOID, false, (Expr *) column, (Expr *) rhs, InvalidOid, InvalidOid));
 }
 
 /* ---------- selectivity ---------- */
@@ -372,16 +372,16 @@ dwithin_selectivity(SupportRequestSelectivity *req)
 	if (req->is_join || nargs < 3 || nargs > 4)
 		return kDefaultSelectivity;
 
-	Node *a = (Node *)linitial(req->args);
-	Node *b = (Node *)lsecond(req->args);
+	Node *a = (Node *) linitial(req->args);
+	Node *b = (Node *) lsecond(req->args);
 	Node *ea = estimate_expression_value(req->root, a);
 	Node *eb = estimate_expression_value(req->root, b);
-	Node *em = estimate_expression_value(req->root, (Node *)lthird(req->args));
-	Node *es = nargs == 4 ? estimate_expression_value(req->root, (Node *)lfourth(req->args))
+	Node *em = estimate_expression_value(req->root, (Node *) lthird(req->args));
+	Node *es = nargs == 4 ? estimate_expression_value(req->root, (Node *) lfourth(req->args))
 						  : makeBoolConst(true, false);
 	if (!IsA(em, Const) || !IsA(es, Const))
 		return kDefaultSelectivity;
-	if (((Const *)em)->constisnull || ((Const *)es)->constisnull)
+	if (((Const *) em)->constisnull || ((Const *) es)->constisnull)
 		return 0.0; /* strict: NULL, never true */
 
 	Node *column;
@@ -390,13 +390,13 @@ dwithin_selectivity(SupportRequestSelectivity *req)
 	if (IsA(eb, Const) && !IsA(ea, Const))
 	{
 		column = a;
-		centre = (Const *)eb;
+		centre = (Const *) eb;
 		what = "argument 2 of geoidx_dwithin";
 	}
 	else if (IsA(ea, Const) && !IsA(eb, Const))
 	{
 		column = b;
-		centre = (Const *)ea;
+		centre = (Const *) ea;
 		what = "argument 1 of geoidx_dwithin";
 	}
 	else
@@ -408,8 +408,8 @@ dwithin_selectivity(SupportRequestSelectivity *req)
 	bool empty;
 	if (!constant_centre(centre, what, &ll, &empty))
 		return empty ? 0.0 : kDefaultSelectivity;
-	return circle_selectivity(req->root, column, ll, DatumGetFloat8(((Const *)em)->constvalue),
-							  DatumGetBool(((Const *)es)->constvalue), req->varRelid);
+	return circle_selectivity(req->root, column, ll, DatumGetFloat8(((Const *) em)->constvalue),
+							  DatumGetBool(((Const *) es)->constvalue), req->varRelid);
 }
 
 } // namespace
@@ -437,16 +437,16 @@ extern "C"
 extern "C" Datum
 geoidx_dwithin_support(PG_FUNCTION_ARGS)
 {
-	Node *rawreq = (Node *)PG_GETARG_POINTER(0);
+	Node *rawreq = (Node *) PG_GETARG_POINTER(0);
 
 	if (IsA(rawreq, SupportRequestIndexCondition))
 	{
-		List *conds = index_condition((SupportRequestIndexCondition *)rawreq);
+		List *conds = index_condition((SupportRequestIndexCondition *) rawreq);
 		PG_RETURN_POINTER(conds);
 	}
 	if (IsA(rawreq, SupportRequestSelectivity))
 	{
-		SupportRequestSelectivity *req = (SupportRequestSelectivity *)rawreq;
+		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
 		req->selectivity = dwithin_selectivity(req);
 		PG_RETURN_POINTER(req);
 	}
@@ -457,20 +457,20 @@ geoidx_dwithin_support(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_circle_sel(PG_FUNCTION_ARGS)
 {
-	PlannerInfo *root = (PlannerInfo *)PG_GETARG_POINTER(0);
-	List *args = (List *)PG_GETARG_POINTER(2);
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	List *args = (List *) PG_GETARG_POINTER(2);
 	int var_relid = PG_GETARG_INT32(3);
 
 	if (list_length(args) != 2)
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
-	Node *column = (Node *)linitial(args);
-	Node *circle = estimate_expression_value(root, (Node *)lsecond(args));
+	Node *column = (Node *) linitial(args);
+	Node *circle = estimate_expression_value(root, (Node *) lsecond(args));
 	if (!IsA(circle, Const) || IsA(column, Const))
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
-	if (((Const *)circle)->constisnull)
+	if (((Const *) circle)->constisnull)
 		PG_RETURN_FLOAT8(0.0);
 
-	const GeoidxCircle *c = (const GeoidxCircle *)DatumGetPointer(((Const *)circle)->constvalue);
+	const GeoidxCircle *c = (const GeoidxCircle *) DatumGetPointer(((Const *) circle)->constvalue);
 	geoidx::LonLat ll = {c->lon, c->lat};
 	PG_RETURN_FLOAT8(
 		circle_selectivity(root, column, ll, c->radius, c->use_spheroid != 0, var_relid));

@@ -71,8 +71,8 @@ scan_all(IndexVacuumInfo *info, IndexBulkDeleteCallback callback, void *callback
 {
 	Relation index = info->index;
 	BlockNumber blk = GEOIDX_ROOT_BLKNO;
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx vacuum",
-											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext cxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx vacuum", ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 
 	geoidx_check_metapage(index);

@@ -25,8 +25,8 @@ extern "C"
 
 extern "C"
 {
-PG_FUNCTION_INFO_V1(geoidx_verify);
-PG_FUNCTION_INFO_V1(geoidx_stats);
+	PG_FUNCTION_INFO_V1(geoidx_verify);
+	PG_FUNCTION_INFO_V1(geoidx_stats);
 }
 
 namespace
@@ -60,9 +60,10 @@ struct VerifyState
 void
 fail(Relation index, const char *fmt_detail, BlockNumber blk)
 {
-	ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-					errmsg("index \"%s\" is not valid: block %u", RelationGetRelationName(index), blk),
-					errdetail("%s", fmt_detail)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("index \"%s\" is not valid: block %u", RelationGetRelationName(index), blk),
+			 errdetail("%s", fmt_detail)));
 }
 
 int
@@ -87,11 +88,11 @@ check_target(Oid indexoid, bool need_owner)
 		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE),
 						errmsg("relation with OID %u does not exist", indexoid)));
 	if (relkind != RELKIND_INDEX)
-		ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
-						errmsg("\"%s\" is not a geoidx index", get_rel_name(indexoid)),
-						relkind == RELKIND_PARTITIONED_INDEX
-							? errhint("Name the index of one partition.")
-							: 0));
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a geoidx index", get_rel_name(indexoid)),
+				 relkind == RELKIND_PARTITIONED_INDEX ? errhint("Name the index of one partition.")
+													  : 0));
 	Oid heapoid = IndexGetRelation(indexoid, false);
 	Oid user = GetUserId();
 	if (need_owner)
@@ -169,8 +170,9 @@ walk_tree(VerifyState *vs)
 		if (op->flags & GEOIDX_F_META)
 			fail(index, "a link points to the metapage", p.blk);
 		if (op->level != p.level)
-			fail(index, psprintf("the page is on level %u, its parent expects level %u", op->level,
-								 p.level),
+			fail(index,
+				 psprintf("the page is on level %u, its parent expects level %u", op->level,
+						  p.level),
 				 p.blk);
 		const geoidx::Box3 &box = *GeoidxPageGetBox(page);
 		if (p.has_bound && !geoidx::box_contains(p.bound, box))
@@ -195,7 +197,8 @@ walk_tree(VerifyState *vs)
 				if (vs->ntids == vs->captids)
 				{
 					vs->captids *= 2;
-					vs->tids = (IndexedTid *) repalloc_huge(vs->tids, sizeof(IndexedTid) * vs->captids);
+					vs->tids =
+						(IndexedTid *) repalloc_huge(vs->tids, sizeof(IndexedTid) * vs->captids);
 				}
 				vs->tids[vs->ntids++] = IndexedTid{e[i].tid, e[i].x, e[i].y};
 			}
@@ -258,11 +261,12 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 							   RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
 							   ItemPointerGetOffsetNumber(tid))));
 	if (hit->x != p.x || hit->y != p.y)
-		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-						errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is indexed at (%.17g %.17g) "
-							   "but holds (%.17g %.17g)",
-							   RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
-							   ItemPointerGetOffsetNumber(tid), hit->x, hit->y, p.x, p.y)));
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is indexed at (%.17g %.17g) "
+						"but holds (%.17g %.17g)",
+						RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
+						ItemPointerGetOffsetNumber(tid), hit->x, hit->y, p.x, p.y)));
 	vs->heap_checked++;
 }
 

@@ -225,11 +225,11 @@ TEST(Geodesy, SphereCentralAngleAgainstLongDouble)
 		GeoPoint a{lon(rng), std::asin(z(rng))};
 		GeoPoint b = i % 3 == 0 ? GeoPoint{a.lon + tiny(rng), a.lat + tiny(rng) * 0.1}
 								: GeoPoint{lon(rng), std::asin(z(rng))};
-		long double dl = (long double)b.lon - a.lon;
+		long double dl = (long double) b.lon - a.lon;
 		long double c1 = cosl(a.lat), s1 = sinl(a.lat), c2 = cosl(b.lat), s2 = sinl(b.lat);
 		long double x = c2 * sinl(dl), y = c1 * s2 - s1 * c2 * cosl(dl);
 		long double ref = atan2l(sqrtl(x * x + y * y), s1 * s2 + c1 * c2 * cosl(dl));
-		EXPECT_NEAR(sphere_central_angle(a, b), (double)ref, 1e-14);
+		EXPECT_NEAR(sphere_central_angle(a, b), (double) ref, 1e-14);
 	}
 	EXPECT_DOUBLE_EQ(sphere_central_angle(cast_point(0, 60), cast_point(180, 60)), M_PI / 3);
 	EXPECT_DOUBLE_EQ(sphere_central_angle(cast_point(-45, 0), cast_point(45, 0)), M_PI / 2);

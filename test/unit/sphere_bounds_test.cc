@@ -618,10 +618,20 @@ TEST(SphereBounds, LatitudeBoundNeverExceedsDistance)
 		geoidx::LonLat b;
 		switch (i % 4)
 		{
-			case 0: b = {lon(rng), lat(rng)}; break;
-			case 1: b = {a.lon, std::max(-90.0, std::min(90.0, a.lat + small(rng)))}; break; /* meridian */
-			case 2: b = {a.lon + 1e-6 * small(rng), std::max(-90.0, std::min(90.0, a.lat + 1e-9 * small(rng)))}; break;
-			default: b = {lon(rng), a.lat > 0 ? 89.9 + 0.1 * std::fabs(small(rng)) : -89.9 - 0.1 * std::fabs(small(rng))}; break;
+			case 0:
+				b = {lon(rng), lat(rng)};
+				break;
+			case 1:
+				b = {a.lon, std::max(-90.0, std::min(90.0, a.lat + small(rng)))};
+				break; /* meridian */
+			case 2:
+				b = {a.lon + 1e-6 * small(rng),
+					 std::max(-90.0, std::min(90.0, a.lat + 1e-9 * small(rng)))};
+				break;
+			default:
+				b = {lon(rng), a.lat > 0 ? 89.9 + 0.1 * std::fabs(small(rng))
+										 : -89.9 - 0.1 * std::fabs(small(rng))};
+				break;
 		}
 		geoidx::GeoPoint ga = geoidx::geographic_point(a), gb = geoidx::geographic_point(b);
 		for (bool spheroid : {true, false})
