@@ -33,7 +33,7 @@ namespace
 struct BuildState
 {
 	Relation index;
-	char *what;
+	const char *what;
 	Tuplesortstate *sort;
 	TupleTableSlot *slot;
 	double indtuples;

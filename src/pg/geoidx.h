@@ -165,7 +165,7 @@ typedef struct GeoidxDecodeRequest
 } GeoidxDecodeRequest;
 
 /* gserialized.cc: reads a PostGIS geometry/geography datum */
-extern char *geoidx_index_what(Relation index);
+extern const char *geoidx_index_what(Relation index);
 extern void geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,

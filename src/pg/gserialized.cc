@@ -171,10 +171,19 @@ geoidx_geometry_decode(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(req);
 }
 
-char *
+/*
+ * "the value indexed by "name"", for error messages. Every insert needs it at
+ * hand but almost none uses it, so it is built once per relcache entry
+ * (rd_amcache is freed, and so rebuilt, when the entry is, e.g. on a rename).
+ */
+const char *
 geoidx_index_what(Relation index)
 {
-	return psprintf("the value indexed by \"%s\"", RelationGetRelationName(index));
+	if (index->rd_amcache == NULL)
+		index->rd_amcache =
+			MemoryContextStrdup(index->rd_indexcxt, psprintf("the value indexed by \"%s\"",
+															 RelationGetRelationName(index)));
+	return (const char *) index->rd_amcache;
 }
 
 void

@@ -585,7 +585,7 @@ geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, 
 {
 	if (isnull[0])
 		return false;
-	char *what = geoidx_index_what(index);
+	const char *what = geoidx_index_what(index);
 	GeoidxPoint p;
 	geoidx_decode_indexed(index, values[0], what, &p);
 	if (p.empty)
@@ -620,6 +620,5 @@ geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, 
 			break;
 		}
 	}
-	pfree(what);
 	return false;
 }

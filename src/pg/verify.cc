@@ -54,7 +54,7 @@ struct VerifyState
 	int64 ntids;
 	int64 captids;
 	int64 heap_checked;
-	char *what;
+	const char *what;
 };
 
 void
