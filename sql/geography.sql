@@ -73,9 +73,11 @@ SELECT (SELECT array_agg(id ORDER BY d, id) FROM (SELECT id, g <~> 'SRID=4326;PO
 -- the pole: nine rows at distance 0 (three spellings of it, three rows each)
 SELECT array_agg(id ORDER BY id) AS at_the_pole FROM (SELECT id, g <~> 'SRID=4326;POINT(77 90)' AS d FROM gg
 	ORDER BY g <~> 'SRID=4326;POINT(77 90)' LIMIT 12) s WHERE d = 0;
--- NULL and EMPTY are stored but never returned
+-- NULL and EMPTY rows: within no radius; an ORDER BY returns them last
 SELECT count(*) AS everything FROM gg WHERE geoidx_dwithin(g, 'SRID=4326;POINT(0 0)', 2.1e7);
-SELECT count(*) AS everything_ordered FROM (SELECT id FROM gg ORDER BY g <~> 'SRID=4326;POINT(0 0)') s;
+SELECT count(*) = (SELECT count(*) FROM gg) AS everything_ordered,
+	count(*) FILTER (WHERE d IS NULL) = (SELECT count(*) FROM gg WHERE g IS NULL OR ST_IsEmpty(g::geometry)) AS null_rows
+FROM (SELECT g <~> 'SRID=4326;POINT(0 0)' AS d FROM gg ORDER BY g <~> 'SRID=4326;POINT(0 0)') s;
 -- bitmap scans agree
 RESET enable_bitmapscan;
 SET enable_indexscan = off;

@@ -316,9 +316,13 @@ SELECT count(*) FROM (VALUES (1, 'SRID=4326;POINT(0 0)'::geometry), (2, 'SRID=43
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 
--- k: enormous, zero, past the end; an empty table and a single row
-SELECT count(*) = (SELECT count(*) FROM hx WHERE g IS NOT NULL AND NOT ST_IsEmpty(rg)) AS limit_1e9_returns_all
-FROM (SELECT id FROM hx ORDER BY g <~> 'SRID=4326;POINT(0 0)' LIMIT 1000000000) s;
+-- k: enormous, zero, past the end; an empty table and a single row. Every row
+-- comes back, those with a NULL or EMPTY point last (their distance is NULL).
+SELECT count(*) = (SELECT count(*) FROM hx) AS limit_1e9_returns_all,
+	bool_and((n > (SELECT count(*) FROM hx WHERE g IS NOT NULL AND NOT ST_IsEmpty(rg))) = (d IS NULL))
+		AS null_distances_last
+FROM (SELECT row_number() OVER () AS n, d FROM (SELECT g <~> 'SRID=4326;POINT(0 0)' AS d FROM hx
+	ORDER BY g <~> 'SRID=4326;POINT(0 0)' LIMIT 1000000000) o) s;
 SELECT count(*) AS limit_0 FROM (SELECT id FROM hx ORDER BY g <~> 'SRID=4326;POINT(0 0)' LIMIT 0) s;
 SELECT count(*) AS offset_past_end FROM (SELECT id FROM hx ORDER BY g <~> 'SRID=4326;POINT(0 0)' OFFSET 100000) s;
 CREATE TEMP TABLE h0 (g geometry);
@@ -339,7 +343,7 @@ LANGUAGE sql AS $$
 				ORDER BY g <~> c1, g <~> c2, g <~> c3 LIMIT k) s),
 		   (SELECT array_agg(concat_ws('/', a, b, c)) FROM (SELECT ST_Distance(rg::geography, c1::geography) AS a,
 				ST_Distance(rg::geography, c2::geography) AS b, ST_Distance(rg::geography, c3::geography) AS c
-				FROM hx WHERE rg IS NOT NULL AND NOT ST_IsEmpty(rg) ORDER BY 1, 2, 3 LIMIT k) s) $$;
+				FROM hx ORDER BY 1, 2, 3 LIMIT k) s) $$;
 EXPLAIN (COSTS OFF) SELECT id FROM hx
 ORDER BY g <~> 'SRID=4326;POINT(0 0)', g <~> 'SRID=4326;POINT(1 2)', g <~> 'SRID=4326;POINT(5 5)' LIMIT 10;
 SELECT count(*) AS queries, count(*) FILTER (WHERE index_order IS DISTINCT FROM postgis_order) AS order_differs

@@ -42,9 +42,14 @@ RESET enable_bitmapscan;
 SET enable_indexscan = off;
 SELECT count(*) FROM outlets WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(112 -7)', 200000);
 RESET enable_indexscan;
--- NULL and EMPTY are stored but never returned
+-- NULL and EMPTY rows are indexed: never within a radius, but an ORDER BY
+-- returns them, last, with a NULL distance (as a sort would)
 SELECT count(*) FROM outlets WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(0 0)', 2e7);
-SELECT count(*) FROM (SELECT id FROM outlets ORDER BY pos <~> 'SRID=4326;POINT(0 0)') s;
+SELECT count(*) = (SELECT count(*) FROM outlets) AS every_row,
+	array_agg(id ORDER BY id) FILTER (WHERE d IS NULL) AS null_distance,
+	bool_and(d IS NULL) FILTER (WHERE n > 20000) AS nulls_last
+FROM (SELECT row_number() OVER () AS n, id, d
+	FROM (SELECT id, pos <~> 'SRID=4326;POINT(0 0)' AS d FROM outlets ORDER BY pos <~> 'SRID=4326;POINT(0 0)') o) s;
 -- ORDER BY distance to NULL / EMPTY: every distance is NULL
 SELECT count(*) FROM (SELECT id FROM outlets ORDER BY pos <~> NULL::geometry LIMIT 5) s;
 -- index-only scans: count(*) and the points themselves come from the index

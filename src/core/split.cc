@@ -1,6 +1,7 @@
 #include "split.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace geoidx
 {
@@ -20,7 +21,10 @@ choose_split(const Box3 *boxes, size_t n, size_t min_fill, size_t *order, size_t
 	for (size_t i = 0; i < n; i++)
 	{
 		order[i] = i;
-		keys[i] = (boxes[i].lo[axis] + boxes[i].hi[axis]) * 0.5;
+		/* an empty box (a NULL or EMPTY row, or a page of them) sorts last: one cut can isolate
+		 * them */
+		keys[i] = box_is_empty(boxes[i]) ? std::numeric_limits<double>::infinity()
+										 : (boxes[i].lo[axis] + boxes[i].hi[axis]) * 0.5;
 	}
 	/* index as a tie-breaker keeps the split deterministic */
 	std::sort(order, order + n,

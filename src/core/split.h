@@ -16,7 +16,8 @@ namespace geoidx
 {
 
 /*
- * boxes[0..n) are the entries' boxes (a point's box is the point). On return
+ * boxes[0..n) are the entries' boxes (a point's box is the point; an empty
+ * box, for an entry with no point, sorts after every other). On return
  * order[0..n) is a permutation of 0..n-1 and the first *left_count entries of
  * it go to the left page. scratch must hold 2 * n boxes and n doubles.
  */

@@ -2,10 +2,10 @@
  * Bulk build: sort, then pack.
  *
  * Phase "loading tuples": table_index_build_scan hands every heap tuple to the
- * callback, which decodes the point and feeds (hilbert key, TID, x, y) to a
- * tuplesort, so memory is bounded by maintenance_work_mem and larger inputs
- * spill to disk. The key orders points along a Hilbert curve on the six cube
- * faces; TIDs break ties, so the same rows always build the same index.
+ * callback, which decodes the point and feeds (hilbert key, TID, x, y, kind)
+ * to a tuplesort (NULL and EMPTY rows with the largest key), so memory is bounded by
+ * maintenance_work_mem and larger inputs spill to disk. The key orders points along a Hilbert curve
+ * on the six cube faces; TIDs break ties, so the same rows always build the same index.
  *
  * Phase "writing leaves": the sorted stream is cut into leaves filled to
  * fillfactor, written through shared buffers in order (blocks 2, 3, ...), then
@@ -47,7 +47,8 @@ enum
 	kTidAtt,
 	kXAtt,
 	kYAtt,
-	kNatts = kYAtt
+	kKindAtt,
+	kNatts = kKindAtt
 };
 
 int64
@@ -67,29 +68,38 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 			   void *state_)
 {
 	BuildState *state = (BuildState *) state_;
-	if (isnull[0])
-		return;
 	MemoryContext old = MemoryContextSwitchTo(state->tmpcxt);
-	GeoidxPoint p;
-	geoidx_decode_indexed(index, values[0], state->what, &p);
+	/* NULL and EMPTY rows sort after every point (the largest key), so they fill the last leaves */
+	int64 key = PG_INT64_MAX;
+	int kind = GEOIDX_KIND_NULL;
+	GeoidxPoint p = {true, 0.0, 0.0};
+	if (!isnull[0])
+	{
+		geoidx_decode_indexed(index, values[0], state->what, &p);
+		kind = GEOIDX_KIND_EMPTY;
+	}
 	if (!p.empty)
 	{
 		geoidx::LonLat ll;
 		geoidx::Vec3 v;
 		geoidx_point_unit(&p, state->what, &ll, &v);
 		/* flip the sign bit so that int8 order is the unsigned key order */
-		uint64 key = geoidx::hilbert_key(v) ^ (UINT64CONST(1) << 63);
-		TupleTableSlot *slot = state->slot;
-		ExecClearTuple(slot);
-		slot->tts_values[kKeyAtt - 1] = Int64GetDatum((int64) key);
-		slot->tts_values[kTidAtt - 1] = Int64GetDatum(tid_to_int64(tid));
-		slot->tts_values[kXAtt - 1] = Float8GetDatum(p.x);
-		slot->tts_values[kYAtt - 1] = Float8GetDatum(p.y);
-		memset(slot->tts_isnull, 0, sizeof(bool) * kNatts);
-		ExecStoreVirtualTuple(slot);
-		tuplesort_puttupleslot(state->sort, slot);
-		state->indtuples += 1;
+		key = (int64) (geoidx::hilbert_key(v) ^ (UINT64CONST(1) << 63));
+		kind = GEOIDX_KIND_POINT;
 	}
+	else
+		p.x = p.y = 0.0;
+	TupleTableSlot *slot = state->slot;
+	ExecClearTuple(slot);
+	slot->tts_values[kKeyAtt - 1] = Int64GetDatum(key);
+	slot->tts_values[kTidAtt - 1] = Int64GetDatum(tid_to_int64(tid));
+	slot->tts_values[kXAtt - 1] = Float8GetDatum(p.x);
+	slot->tts_values[kYAtt - 1] = Float8GetDatum(p.y);
+	slot->tts_values[kKindAtt - 1] = Int32GetDatum(kind);
+	memset(slot->tts_isnull, 0, sizeof(bool) * kNatts);
+	ExecStoreVirtualTuple(slot);
+	tuplesort_puttupleslot(state->sort, slot);
+	state->indtuples += 1;
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(state->tmpcxt);
 }
@@ -170,15 +180,18 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 		}
 		GeoidxLeafEntry e;
 		int64_to_tid(DatumGetInt64(slot_getattr(state->slot, kTidAtt, &isnull)), &e.tid);
-		e.flags = GEOIDX_KIND_POINT;
+		e.flags = (uint16) DatumGetInt32(slot_getattr(state->slot, kKindAtt, &isnull));
 		e.x = DatumGetFloat8(slot_getattr(state->slot, kXAtt, &isnull));
 		e.y = DatumGetFloat8(slot_getattr(state->slot, kYAtt, &isnull));
 		int n = GeoidxPageCount(pending);
 		GeoidxLeafEntries(pending)[n] = e;
 		GeoidxPageSetCount(pending, n + 1);
-		geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
-		geoidx::box_extend(GeoidxPageGetBox(pending),
-						   geoidx::unit_vector(geoidx::geographic_point(ll)));
+		if (GeoidxEntryIsPoint(&e))
+		{
+			geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
+			geoidx::box_extend(GeoidxPageGetBox(pending),
+							   geoidx::unit_vector(geoidx::geographic_point(ll)));
+		}
 		have_pending = true;
 		if (++done % 10000 == 0)
 		{
@@ -282,6 +295,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	TupleDescInitEntry(desc, kTidAtt, "tid", INT8OID, -1, 0);
 	TupleDescInitEntry(desc, kXAtt, "x", FLOAT8OID, -1, 0);
 	TupleDescInitEntry(desc, kYAtt, "y", FLOAT8OID, -1, 0);
+	TupleDescInitEntry(desc, kKindAtt, "kind", INT4OID, -1, 0);
 	AttrNumber sort_atts[2] = {kKeyAtt, kTidAtt};
 	Oid sort_ops[2] = {Int8LessOperator, Int8LessOperator};
 	Oid collations[2] = {InvalidOid, InvalidOid};

@@ -30,7 +30,12 @@
 #include "pg.h"
 
 #define GEOIDX_MAGIC 0x67656F78 /* "geox" */
-#define GEOIDX_FORMAT_VERSION 1
+/*
+ * 2: NULL and EMPTY rows are indexed (leaf entries of kind NULL / EMPTY), so
+ * that scans with no spatial condition and k-NN scans (which return them last,
+ * with a NULL distance) see every row. Version 1 left them out.
+ */
+#define GEOIDX_FORMAT_VERSION 2
 #define GEOIDX_PAGE_ID 0xFF8C /* last two bytes of every page, for pg_filedump */
 
 #define GEOIDX_METAPAGE_BLKNO 0
@@ -67,8 +72,15 @@ typedef struct GeoidxPageBox
 	geoidx::Box3 box;
 } GeoidxPageBox;
 
-/* leaf entry kinds (low bits of flags) */
+/*
+ * Leaf entry kinds (low bits of flags). NULL and EMPTY entries have x = y = 0,
+ * are covered by no box (they add nothing to their page's box, so a page of
+ * them only has an empty box) and match no spatial condition: only scans
+ * without one return them, k-NN scans after every point.
+ */
 #define GEOIDX_KIND_POINT 0x0000
+#define GEOIDX_KIND_NULL 0x0001
+#define GEOIDX_KIND_EMPTY 0x0002
 #define GEOIDX_KIND_MASK 0x000F
 
 typedef struct GeoidxLeafEntry
@@ -85,6 +97,18 @@ typedef struct GeoidxInternalEntry
 	uint32 unused;
 	geoidx::Box3 box; /* covers the child's page box */
 } GeoidxInternalEntry;
+
+static inline int
+GeoidxEntryKind(const GeoidxLeafEntry *e)
+{
+	return e->flags & GEOIDX_KIND_MASK;
+}
+
+static inline bool
+GeoidxEntryIsPoint(const GeoidxLeafEntry *e)
+{
+	return GeoidxEntryKind(e) == GEOIDX_KIND_POINT;
+}
 
 static_assert(sizeof(GeoidxLeafEntry) == 24, "leaf entry layout is part of the on-disk format");
 static_assert(sizeof(GeoidxInternalEntry) == 56,

@@ -47,9 +47,14 @@ enum class Outcome
 	restart,         /* the page we were about to change was split under us */
 };
 
-/* The entry to follow: one that covers v with the smallest margin, else the least enlargement. */
+/*
+ * The entry to follow: one that covers v with the smallest margin, else the
+ * least enlargement. With no point (a NULL or EMPTY row: v == NULL) every
+ * entry covers it and the smallest margin wins, which leads such rows to the
+ * pages that already hold them (their boxes are empty).
+ */
 int
-choose_entry(Page page, const geoidx::Vec3 &v, bool *covers)
+choose_entry(Page page, const geoidx::Vec3 *v, bool *covers)
 {
 	GeoidxInternalEntry *e = GeoidxInternalEntries(page);
 	int n = GeoidxPageCount(page);
@@ -58,8 +63,8 @@ choose_entry(Page page, const geoidx::Vec3 &v, bool *covers)
 	bool best_covers = false;
 	for (int i = 0; i < n; i++)
 	{
-		bool c = geoidx::box_contains(e[i].box, v);
-		double growth = c ? 0.0 : geoidx::box_enlargement(e[i].box, v);
+		bool c = v == NULL || geoidx::box_contains(e[i].box, *v);
+		double growth = c ? 0.0 : geoidx::box_enlargement(e[i].box, *v);
 		double margin = geoidx::box_margin(e[i].box);
 		if (best < 0 || (c && !best_covers) ||
 			(c == best_covers &&
@@ -86,14 +91,15 @@ enlarge_entry(Relation index, Buffer buf, int i, const geoidx::Vec3 &v)
 }
 
 void
-append_leaf(Relation index, Buffer buf, const GeoidxLeafEntry &entry, const geoidx::Vec3 &v)
+append_leaf(Relation index, Buffer buf, const GeoidxLeafEntry &entry, const geoidx::Vec3 *v)
 {
 	GenericXLogState *st = GenericXLogStart(index);
 	Page p = GenericXLogRegisterBuffer(st, buf, 0);
 	int n = GeoidxPageCount(p);
 	GeoidxLeafEntries(p)[n] = entry;
 	GeoidxPageSetCount(p, n + 1);
-	geoidx::box_extend(GeoidxPageGetBox(p), v);
+	if (v != NULL)
+		geoidx::box_extend(GeoidxPageGetBox(p), *v);
 	geoidx_finish(index, st, &buf, 1);
 }
 
@@ -111,7 +117,7 @@ read_locked(Relation index, Buffer buf)
  * on the way are reported through *unfinished (the page, locked by nobody).
  */
 Outcome
-descend_and_insert(Relation index, const GeoidxLeafEntry &entry, const geoidx::Vec3 &v,
+descend_and_insert(Relation index, const GeoidxLeafEntry &entry, const geoidx::Vec3 *v,
 				   PathStep *path, int *depth, BlockNumber *unfinished)
 {
 	BlockNumber blk = GEOIDX_ROOT_BLKNO;
@@ -206,7 +212,7 @@ descend_and_insert(Relation index, const GeoidxLeafEntry &entry, const geoidx::V
 				}
 				continue; /* choose again on what the page holds now */
 			}
-			enlarge_entry(index, buf, i, v);
+			enlarge_entry(index, buf, i, *v);
 		}
 
 		if (d >= kMaxDepth - 1)
@@ -257,6 +263,11 @@ entry_boxes(Page page, int n)
 		GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 		for (int i = 0; i < n; i++)
 		{
+			if (!GeoidxEntryIsPoint(&e[i]))
+			{
+				boxes[i] = geoidx::box_empty(); /* choose_split puts these last */
+				continue;
+			}
 			geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
 			boxes[i] = geoidx::box_of(geoidx::unit_vector(geoidx::geographic_point(ll)));
 		}
@@ -534,7 +545,7 @@ split_leaf(Relation index, BlockNumber blk, PathStep *path, int depth)
 
 /* Inserts under the split lock, splitting what is full and finishing what a crash left. */
 void
-insert_with_split_lock(Relation index, const GeoidxLeafEntry &entry, const geoidx::Vec3 &v)
+insert_with_split_lock(Relation index, const GeoidxLeafEntry &entry, const geoidx::Vec3 *v)
 {
 	MemoryContext cxt =
 		AllocSetContextCreate(CurrentMemoryContext, "geoidx split", ALLOCSET_DEFAULT_SIZES);
@@ -583,23 +594,28 @@ bool
 geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, Relation heap,
 			  IndexUniqueCheck checkUnique, bool indexUnchanged, IndexInfo *indexInfo)
 {
-	if (isnull[0])
-		return false;
-	const char *what = geoidx_index_what(index);
-	GeoidxPoint p;
-	geoidx_decode_indexed(index, values[0], what, &p);
-	if (p.empty)
-		return false; /* EMPTY points are within no distance of anything: never returned */
-
-	geoidx::LonLat ll;
-	geoidx::Vec3 v;
-	geoidx_point_unit(&p, what, &ll, &v);
-
 	GeoidxLeafEntry entry;
 	entry.tid = *ht_ctid;
-	entry.flags = GEOIDX_KIND_POINT;
-	entry.x = p.x;
-	entry.y = p.y;
+	entry.flags = GEOIDX_KIND_NULL;
+	entry.x = entry.y = 0.0;
+	geoidx::Vec3 point;
+	const geoidx::Vec3 *v = NULL;
+	if (!isnull[0])
+	{
+		const char *what = geoidx_index_what(index);
+		GeoidxPoint p;
+		geoidx_decode_indexed(index, values[0], what, &p);
+		entry.flags = GEOIDX_KIND_EMPTY;
+		if (!p.empty)
+		{
+			geoidx::LonLat ll;
+			geoidx_point_unit(&p, what, &ll, &point);
+			v = &point;
+			entry.flags = GEOIDX_KIND_POINT;
+			entry.x = p.x;
+			entry.y = p.y;
+		}
+	}
 
 	/*
 	 * A descent restarts when a page it was about to change was split under

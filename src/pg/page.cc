@@ -203,6 +203,8 @@ geoidx_recompute_box(Page page)
 		GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 		for (int i = 0; i < n; i++)
 		{
+			if (!GeoidxEntryIsPoint(&e[i]))
+				continue;
 			geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
 			geoidx::box_extend(&box, geoidx::unit_vector(geoidx::geographic_point(ll)));
 		}

@@ -18,6 +18,8 @@
  * FOLLOW_RIGHT), and then its right sibling is visited too, under the same
  * parent LSN and the same bound.
  */
+#include <limits>
+
 #include "min_heap.h"
 
 #include "geoidx.h"
@@ -45,7 +47,8 @@ struct KnnItem
 {
 	double dist;
 	uint8 kind;
-	int16 level; /* of the page blk */
+	int16 level;      /* of the page blk */
+	uint8 entry_kind; /* GEOIDX_KIND_*: NULL and EMPTY rows come last, at +Infinity */
 	BlockNumber blk;
 	XLogRecPtr parent_lsn;
 	ItemPointerData tid;
@@ -97,7 +100,8 @@ struct ScanOpaque
 	int nstack;
 	int capstack;
 	ItemPointerData *tids;
-	double *xy; /* the coordinates of tids[i] at xy[2i], xy[2i+1]: for index-only scans */
+	double *xy;   /* the coordinates of tids[i] at xy[2i], xy[2i+1]: for index-only scans */
+	uint8 *kinds; /* and its entry's kind */
 	int ntids;
 	int captids;
 	int pos;
@@ -145,7 +149,9 @@ emit(ScanOpaque *so, const GeoidxLeafEntry &e)
 		so->tids =
 			(ItemPointerData *) repalloc_huge(so->tids, sizeof(ItemPointerData) * so->captids);
 		so->xy = (double *) repalloc_huge(so->xy, sizeof(double) * 2 * so->captids);
+		so->kinds = (uint8 *) repalloc_huge(so->kinds, so->captids);
 	}
+	so->kinds[so->ntids] = (uint8) GeoidxEntryKind(&e);
 	so->tids[so->ntids] = e.tid;
 	so->xy[2 * so->ntids] = e.x;
 	so->xy[2 * so->ntids + 1] = e.y;
@@ -205,9 +211,12 @@ point_matches(const ScanOpaque *so, double x, double y)
 	return true;
 }
 
+/* A NULL or EMPTY row matches when there is no spatial condition. */
 bool
 entry_matches(const ScanOpaque *so, const GeoidxLeafEntry &e)
 {
+	if (!GeoidxEntryIsPoint(&e))
+		return so->ncircles == 0;
 	return point_matches(so, e.x, e.y);
 }
 
@@ -268,7 +277,8 @@ visit_page_unordered(IndexScanDesc scan, ScanOpaque *so, PageRef ref)
 		{
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 			for (int i = 0; i < n; i++)
-				if (page_verdict == geoidx::Verdict::inside || entry_matches(so, e[i]))
+				if ((GeoidxEntryIsPoint(&e[i]) && page_verdict == geoidx::Verdict::inside) ||
+					entry_matches(so, e[i]))
 					emit(so, e[i]);
 		}
 		else
@@ -318,10 +328,22 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 			double center_lat = so->order_center.lat * (180.0 / M_PI);
 			for (int i = 0; i < n; i++)
 			{
-				geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
 				KnnItem c;
-				c.dist = Max(item.dist, geoidx::metres_lower_bound_dlat(ll.lat, center_lat, true));
-				c.kind = kCoarse;
+				c.entry_kind = (uint8) GeoidxEntryKind(&e[i]);
+				if (c.entry_kind != GEOIDX_KIND_POINT)
+				{
+					if (so->ncircles > 0)
+						continue; /* within no circle */
+					c.dist = std::numeric_limits<double>::infinity();
+					c.kind = kExact;
+				}
+				else
+				{
+					geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
+					c.dist =
+						Max(item.dist, geoidx::metres_lower_bound_dlat(ll.lat, center_lat, true));
+					c.kind = kCoarse;
+				}
 				c.level = 0;
 				c.blk = InvalidBlockNumber;
 				c.parent_lsn = InvalidXLogRecPtr;
@@ -339,9 +361,15 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 				if (classify(so, e[i].box) == geoidx::Verdict::outside)
 					continue;
 				KnnItem c;
-				c.dist = geoidx::metres_lower_bound(
-					geoidx::chord2_to_angle(geoidx::min_chord2(e[i].box, so->order_q)), true);
+				/* a page of NULL and EMPTY rows only has an empty box: visited after every point */
+				c.dist =
+					geoidx::box_is_empty(e[i].box)
+						? std::numeric_limits<double>::infinity()
+						: geoidx::metres_lower_bound(
+							  geoidx::chord2_to_angle(geoidx::min_chord2(e[i].box, so->order_q)),
+							  true);
 				c.kind = kPage;
+				c.entry_kind = GEOIDX_KIND_POINT;
 				c.level = (int16) (level - 1);
 				c.blk = e[i].child;
 				c.parent_lsn = lsn;
@@ -365,6 +393,7 @@ start_scan(IndexScanDesc scan, ScanOpaque *so)
 		KnnItem root;
 		root.dist = 0.0;
 		root.kind = kPage;
+		root.entry_kind = GEOIDX_KIND_POINT;
 		root.level = kAnyLevel;
 		root.blk = GEOIDX_ROOT_BLKNO;
 		root.parent_lsn = InvalidXLogRecPtr;
@@ -491,8 +520,9 @@ gather_run(IndexScanDesc scan, ScanOpaque *so, const KnnItem &first)
 		{
 			int key = so->primary + 1 + k;
 			keys[(size_t) i * nkeys + k] =
-				so->key_ok[key] ? entry_distance(so->key_center[key], so->run[i].x, so->run[i].y)
-								: 0.0;
+				so->key_ok[key] && so->run[i].entry_kind == GEOIDX_KIND_POINT
+					? entry_distance(so->key_center[key], so->run[i].x, so->run[i].y)
+					: 0.0;
 		}
 	}
 	RunSortArg arg = {nkeys, keys};
@@ -510,11 +540,12 @@ gather_run(IndexScanDesc scan, ScanOpaque *so, const KnnItem &first)
  * The point as a PostGIS geometry (GSERIALIZED v2: header, SRID, flags, type
  * POINT, one point, x, y), for index-only scans of geometry(Point, 4326); as a
  * geography (the same with the geodetic flag, 0x08) for geography(Point, 4326).
+ * POINT EMPTY is the same with no point and no coordinates.
  */
 Datum
-point_datum(double x, double y, bool geography)
+point_datum(double x, double y, bool empty, bool geography)
 {
-	const Size size = VARHDRSZ + 4 + 8 + 16;
+	const Size size = VARHDRSZ + 4 + 8 + (empty ? 0 : 16);
 	char *p = (char *) palloc0(size);
 	SET_VARSIZE(p, size);
 	uint8 *d = (uint8 *) VARDATA(p);
@@ -524,16 +555,20 @@ point_datum(double x, double y, bool geography)
 	d[3] = 0x40; /* version 2, no Z, M, box */
 	if (geography)
 		d[3] |= 0x08;
-	uint32 type = 1, npoints = 1;
+	uint32 type = 1, npoints = empty ? 0 : 1;
 	memcpy(d + 4, &type, 4);
 	memcpy(d + 8, &npoints, 4);
-	memcpy(d + 12, &x, 8);
-	memcpy(d + 20, &y, 8);
+	if (!empty)
+	{
+		memcpy(d + 12, &x, 8);
+		memcpy(d + 20, &y, 8);
+	}
 	return PointerGetDatum(p);
 }
 
+/* A returned row; kind is its entry's (a NULL or EMPTY row has NULL distances). */
 void
-set_result(IndexScanDesc scan, ItemPointer tid, double x, double y, double dist, bool dist_null)
+set_result(IndexScanDesc scan, ItemPointer tid, int kind, double x, double y, double dist)
 {
 	ScanOpaque *so = (ScanOpaque *) scan->opaque;
 	scan->xs_heaptid = *tid;
@@ -545,8 +580,9 @@ set_result(IndexScanDesc scan, ItemPointer tid, double x, double y, double dist,
 		 */
 		MemoryContextReset(so->tuple_cxt);
 		MemoryContext old = MemoryContextSwitchTo(so->tuple_cxt);
-		Datum value = so->can_return ? point_datum(x, y, so->return_geography) : (Datum) 0;
-		bool isnull = !so->can_return;
+		bool isnull = !so->can_return || kind == GEOIDX_KIND_NULL;
+		Datum value =
+			isnull ? (Datum) 0 : point_datum(x, y, kind == GEOIDX_KIND_EMPTY, so->return_geography);
 		scan->xs_itup = index_form_tuple(RelationGetDescr(scan->indexRelation), &value, &isnull);
 		MemoryContextSwitchTo(old);
 	}
@@ -557,8 +593,8 @@ set_result(IndexScanDesc scan, ItemPointer tid, double x, double y, double dist,
 		scan->xs_recheckorderby = false;
 		for (int k = 0; k < scan->numberOfOrderBys; k++)
 		{
-			bool null = so->primary < 0 || k < so->primary || !so->key_ok[k] ||
-						(k == so->primary && dist_null);
+			bool null =
+				so->primary < 0 || k < so->primary || !so->key_ok[k] || kind != GEOIDX_KIND_POINT;
 			scan->xs_orderbynulls[k] = null;
 			scan->xs_orderbyvals[k] =
 				null ? Float8GetDatum(0.0)
@@ -667,6 +703,7 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->captids = 512;
 	so->tids = (ItemPointerData *) palloc(sizeof(ItemPointerData) * so->captids);
 	so->xy = (double *) palloc(sizeof(double) * 2 * so->captids);
+	so->kinds = (uint8 *) palloc(so->captids);
 	so->ntids = 0;
 	so->pos = 0;
 	geoidx::heap_init(&so->heap, grow_heap, so->cxt);
@@ -698,8 +735,8 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 		}
 		if (so->pos < so->ntids)
 		{
-			set_result(scan, &so->tids[so->pos], so->xy[2 * so->pos], so->xy[2 * so->pos + 1], 0.0,
-					   true);
+			set_result(scan, &so->tids[so->pos], so->kinds[so->pos], so->xy[2 * so->pos],
+					   so->xy[2 * so->pos + 1], 0.0);
 			so->pos++;
 			found = true;
 		}
@@ -728,7 +765,7 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 			}
 			if (!so->tie_keys)
 			{
-				set_result(scan, &item.tid, item.x, item.y, item.dist, false);
+				set_result(scan, &item.tid, item.entry_kind, item.x, item.y, item.dist);
 				found = true;
 				break;
 			}
@@ -737,7 +774,7 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 		if (!found && so->runpos < so->nrun)
 		{
 			const KnnItem &item = so->run[so->runpos++];
-			set_result(scan, (ItemPointer) &item.tid, item.x, item.y, item.dist, false);
+			set_result(scan, (ItemPointer) &item.tid, item.entry_kind, item.x, item.y, item.dist);
 			found = true;
 		}
 	}

@@ -37,6 +37,7 @@ struct IndexedTid
 	ItemPointerData tid;
 	double x;
 	double y;
+	int kind;
 };
 
 struct Pending
@@ -188,19 +189,28 @@ walk_tree(VerifyState *vs)
 					fail(index, psprintf("entry %d has a coordinate that is not finite", i), p.blk);
 				if (!ItemPointerIsValid(&e[i].tid))
 					fail(index, psprintf("entry %d has an invalid heap TID", i), p.blk);
-				if ((e[i].flags & GEOIDX_KIND_MASK) != GEOIDX_KIND_POINT)
-					fail(index, psprintf("entry %d has an unknown kind", i), p.blk);
-				geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
-				geoidx::Vec3 v = geoidx::unit_vector(geoidx::geographic_point(ll));
-				if (!geoidx::box_contains(box, v))
-					fail(index, psprintf("the page's box does not cover entry %d", i), p.blk);
+				if ((e[i].flags & ~GEOIDX_KIND_MASK) != 0 ||
+					GeoidxEntryKind(&e[i]) > GEOIDX_KIND_EMPTY)
+					fail(index, psprintf("entry %d has unknown flags 0x%04x", i, e[i].flags),
+						 p.blk);
+				if (GeoidxEntryIsPoint(&e[i]))
+				{
+					geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
+					geoidx::Vec3 v = geoidx::unit_vector(geoidx::geographic_point(ll));
+					if (!geoidx::box_contains(box, v))
+						fail(index, psprintf("the page's box does not cover entry %d", i), p.blk);
+				}
+				else if (e[i].x != 0.0 || e[i].y != 0.0)
+					fail(index, psprintf("entry %d of a NULL or EMPTY row has coordinates", i),
+						 p.blk);
 				if (vs->ntids == vs->captids)
 				{
 					vs->captids *= 2;
 					vs->tids =
 						(IndexedTid *) repalloc_huge(vs->tids, sizeof(IndexedTid) * vs->captids);
 				}
-				vs->tids[vs->ntids++] = IndexedTid{e[i].tid, e[i].x, e[i].y};
+				vs->tids[vs->ntids++] =
+					IndexedTid{e[i].tid, e[i].x, e[i].y, GeoidxEntryKind(&e[i])};
 			}
 		}
 		else
@@ -245,12 +255,16 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 			  void *state_)
 {
 	VerifyState *vs = (VerifyState *) state_;
-	if (isnull[0])
-		return;
-	GeoidxPoint p;
-	geoidx_decode_indexed(index, values[0], vs->what, &p);
+	GeoidxPoint p = {true, 0.0, 0.0};
+	int kind = GEOIDX_KIND_NULL;
+	if (!isnull[0])
+	{
+		geoidx_decode_indexed(index, values[0], vs->what, &p);
+		kind = p.empty ? GEOIDX_KIND_EMPTY : GEOIDX_KIND_POINT;
+	}
 	if (p.empty)
-		return;
+		p.x = p.y = 0.0;
+	static const char *const kind_names[] = {"a point", "NULL", "EMPTY"};
 	IndexedTid key;
 	key.tid = *tid;
 	IndexedTid *hit =
@@ -260,6 +274,12 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 						errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is not indexed",
 							   RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
 							   ItemPointerGetOffsetNumber(tid))));
+	if (hit->kind != kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is indexed as %s but is %s",
+						RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
+						ItemPointerGetOffsetNumber(tid), kind_names[hit->kind], kind_names[kind])));
 	if (hit->x != p.x || hit->y != p.y)
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),

@@ -179,3 +179,47 @@ TEST(Split, SeparatesTwoWellSeparatedClusters)
 	}
 	RecordProperty("cases", std::to_string(cases));
 }
+
+/*
+ * NULL and EMPTY rows have empty boxes. They must sort after every point (no
+ * NaN key from inf + -inf), and when there are enough of them the cheapest cut
+ * puts them all on one page and the points on the other.
+ */
+TEST(Split, EmptyBoxesSortLastAndSeparate)
+{
+	std::mt19937_64 rng(7);
+	std::vector<Box3> boxes;
+	std::vector<bool> empty;
+	for (int i = 0; i < 300; i++)
+	{
+		bool e = (i % 3 == 0);
+		empty.push_back(e);
+		boxes.push_back(e ? box_empty() : box_of(point_near(rng, 10.0, 50.0, 5.0)));
+	}
+	SplitResult r = run_split(boxes, 90, 0);
+	ASSERT_GE(r.left, 90u);
+	ASSERT_LE(r.left, 210u);
+	size_t first_empty = boxes.size();
+	for (size_t k = 0; k < r.order.size(); k++)
+		if (empty[r.order[k]])
+		{
+			first_empty = k;
+			break;
+		}
+	for (size_t k = first_empty; k < r.order.size(); k++)
+		EXPECT_TRUE(empty[r.order[k]]) << "a point sorted after an empty box at " << k;
+	EXPECT_EQ(first_empty, 200u);
+	/* the cheapest cut leaves every empty on the right page (a point or two may join them) */
+	EXPECT_LE(r.left, 200u);
+	EXPECT_GE(r.left, 180u);
+
+	/* only empty boxes: still a valid split with both pages non-empty */
+	std::vector<Box3> all_empty(50, box_empty());
+	r = run_split(all_empty, 15, 1);
+	EXPECT_GE(r.left, 15u);
+	EXPECT_LE(r.left, 35u);
+	std::vector<size_t> sorted = r.order;
+	std::sort(sorted.begin(), sorted.end());
+	for (size_t i = 0; i < sorted.size(); i++)
+		EXPECT_EQ(sorted[i], i);
+}
