@@ -193,6 +193,89 @@ CREATE OPERATOR CLASS @extschema@.geoidx_geography_ops
 	OPERATOR 2 @extschema@.<~> (geography, geography) FOR ORDER BY pg_catalog.float_ops,
 	FUNCTION 1 @extschema@.geoidx_geography_decode(internal);
 
+-- Regions other than a disc (issue 5): keyset paging, rings, "not within".
+-- Each predicate is exactly the expression in its comment, NULLs included, and
+-- has a support function that makes it an index condition `col <@ circle`
+-- with one of these circle values (see src/core/region.h). The planner also
+-- rewrites `a <~> b > x` (>=, <, <=) and `NOT geoidx_dwithin(...)` into them
+-- (src/pg/rewrite.cc), so the plain spellings use the index too.
+CREATE FUNCTION @extschema@.geoidx_circle_outside(center geometry, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_circle_outside'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_circle_distance(center geometry, op text, metres float8)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_circle_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_circle_outside(center geography, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_circle_outside'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_circle_distance(center geography, op text, metres float8)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_circle_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_region_support(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'geoidx_region_support'
+	LANGUAGE C STRICT PARALLEL SAFE;
+
+-- = a <~> b > metres (>= metres when inclusive): the next page after distance x.
+CREATE FUNCTION @extschema@.geoidx_beyond(a geometry, b geometry, metres float8, inclusive boolean DEFAULT false)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_beyond'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_region_support;
+
+CREATE FUNCTION @extschema@.geoidx_beyond(a geography, b geography, metres float8, inclusive boolean DEFAULT false)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_beyond'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_region_support;
+
+-- = a <~> b < metres (<= metres when inclusive)
+CREATE FUNCTION @extschema@.geoidx_nearer(a geometry, b geometry, metres float8, inclusive boolean DEFAULT false)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_nearer'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_region_support;
+
+CREATE FUNCTION @extschema@.geoidx_nearer(a geography, b geography, metres float8, inclusive boolean DEFAULT false)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_nearer'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_region_support;
+
+-- = NOT geoidx_dwithin(a, b, metres, use_spheroid)
+CREATE FUNCTION @extschema@.geoidx_outside(a geometry, b geometry, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_outside'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_region_support;
+
+CREATE FUNCTION @extschema@.geoidx_outside(a geography, b geography, metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_outside'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_region_support;
+
+-- = geoidx_dwithin(a, b, max_metres, s) AND NOT geoidx_dwithin(a, b, min_metres, s)
+CREATE FUNCTION @extschema@.geoidx_ring(a geometry, b geometry, min_metres float8, max_metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_ring'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_region_support;
+
+CREATE FUNCTION @extschema@.geoidx_ring(a geography, b geography, min_metres float8, max_metres float8, use_spheroid boolean DEFAULT true)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_ring'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10
+	SUPPORT @extschema@.geoidx_region_support;
+
 -- String overloads, for untyped literals only: with both a geometry and a
 -- geography version, geoidx_dwithin('SRID=4326;POINT(1 2)', 'SRID=4326;POINT(1 1)', 100)
 -- would be ambiguous; PostgreSQL gives an unknown literal to a string parameter

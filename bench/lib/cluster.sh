@@ -112,8 +112,12 @@ sql() {
 # Run a statement and print how long it took on the server side in ms
 # (psql's \timing: round trip of that one statement, no connect time).
 sql_timed() {
+  sql_timed_try "$1" || die "failed: $1"
+}
+
+# The same, but a failure returns 1 (psql's error on stderr) instead of dying.
+sql_timed_try() {
   local out
-  out=$(psql "$(pg_conninfo unix)" -X -q -A -t -v ON_ERROR_STOP=1 -c '\timing on' -c "$1") ||
-    die "failed: $1"
+  out=$(psql "$(pg_conninfo unix)" -X -q -A -t -v ON_ERROR_STOP=1 -c '\timing on' -c "$1") || return 1
   sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | tail -n 1
 }

@@ -70,6 +70,90 @@ FROM got, ref;
 SQL
 }
 
+# KF: the 10 nearest of one category on the (pos, category) geoidx index
+# must be the 10 nearest of that category by ST_Distance(geography) from a
+# sequential scan of worldcat (no spatial index there), compared by
+# distances (ties make ids interchangeable); every row must be of that
+# category and <~> must be ST_Distance.
+guard_kf() { # label table category centre_sql
+  local label=$1 t=$2 cat=$3 c=$4
+  sql <<SQL
+WITH got AS (
+  SELECT array_agg(round(d::numeric, 4) ORDER BY n) AS ds, count(*) AS n,
+         max(abs(d - dg)) AS err, bool_and(category = $cat) AS cat_ok
+  FROM (SELECT q0.*, row_number() OVER () AS n
+        FROM (SELECT s.category, s.pos <~> $c AS d, ST_Distance(s.pos::geography, ($c)::geography) AS dg
+              FROM $t s WHERE s.category = $cat ORDER BY s.pos <~> $c LIMIT 10) q0) q),
+ref AS (
+  SELECT array_agg(round(d::numeric, 4) ORDER BY d) AS ds, count(*) AS n
+  FROM (SELECT ST_Distance(s.pos::geography, ($c)::geography) AS d
+        FROM worldcat s WHERE s.category = $cat ORDER BY 1 LIMIT 10) q)
+SELECT '$label',
+       coalesce(got.ds = ref.ds AND got.cat_ok AND got.err < 1e-6, false),
+       format('%s rows vs %s (sequential scan), all of category $cat: %s, max |<~> - ST_Distance| = %s m',
+              got.n, ref.n, got.cat_ok, got.err)
+FROM got, ref;
+SQL
+}
+
+# PG: page 100 (rows 991..1000) asked the keyset way, "<~> > bound" with the
+# bound pg_centres holds for the centre, must be rows 991..1000 of a
+# sequential scan of world ordered by ST_Distance(geography) (by distances),
+# and the stored bound must be that scan's 990th distance. The centre and
+# bound are spliced in as literals, as pgbench sends them.
+guard_pg() { # label centre_id
+  local label=$1 cid=$2 lon lat bound c
+  IFS='|' read -r lon lat bound <<<"$(sql -c "SELECT lon, lat, bound_geoidx FROM pg_centres WHERE c = $cid")"
+  c="ST_SetSRID(ST_MakePoint($lon, $lat), 4326)"
+  sql <<SQL
+WITH got AS (
+  SELECT array_agg(round(d::numeric, 4) ORDER BY n) AS ds, count(*) AS n, max(abs(d - dg)) AS err
+  FROM (SELECT q0.*, row_number() OVER () AS n
+        FROM (SELECT s.pos <~> $c AS d, ST_Distance(s.pos::geography, ($c)::geography) AS dg
+              FROM world_geoidx s WHERE s.pos <~> $c > $bound
+              ORDER BY s.pos <~> $c LIMIT 10) q0) q),
+ref AS (
+  SELECT array_agg(round(d::numeric, 4) ORDER BY n) FILTER (WHERE n > 990) AS ds,
+         count(*) FILTER (WHERE n > 990) AS n, max(d) FILTER (WHERE n = 990) AS b990
+  FROM (SELECT d, row_number() OVER (ORDER BY d) AS n
+        FROM (SELECT ST_Distance(s.pos::geography, ($c)::geography) AS d
+              FROM world s ORDER BY 1 LIMIT 1000) q0) q)
+SELECT '$label',
+       coalesce(got.ds = ref.ds AND got.err < 1e-6 AND ref.b990 = $bound::float8, false),
+       format('rows 991..1000: %s rows vs %s (sequential scan); bound %s m vs 990th %s m; max |<~> - ST_Distance| = %s m',
+              got.n, ref.n, $bound::float8, ref.b990, got.err)
+FROM got, ref;
+SQL
+}
+
+# Is the KF category / the PG bound an index condition of the geoidx scan?
+# (warn only). For PG also with a generic plan (-M prepared runs those after
+# five executions): the bound is then a parameter, not a constant.
+guard_plan_cond() { # index query what
+  local index=$1 query=$2 what=$3 plan
+  plan=$(sql -c "EXPLAIN (COSTS OFF) $query")
+  if ! grep -q "$index" <<<"$plan" || grep -q 'Filter:' <<<"$plan"; then
+    loud "guard: in the plan of [$query], $what is not an index condition of $index"
+    printf '%s\n' "$plan" >&2
+  fi
+}
+guard_plan_generic_pg() {
+  local plan
+  plan=$(sql <<'SQL'
+SET plan_cache_mode = force_generic_plan;
+PREPARE pg_page(float8, float8, float8) AS
+  SELECT id, pos <~> ST_SetSRID(ST_MakePoint($1, $2), 4326) AS d FROM world_geoidx
+   WHERE pos <~> ST_SetSRID(ST_MakePoint($1, $2), 4326) > $3
+   ORDER BY pos <~> ST_SetSRID(ST_MakePoint($1, $2), 4326) LIMIT 10;
+EXPLAIN (COSTS OFF) EXECUTE pg_page(112, -7, 400000);
+SQL
+  )
+  if ! grep -q world_geoidx_pos <<<"$plan" || grep -q 'Filter:' <<<"$plan"; then
+    loud "guard: with a generic plan (-M prepared), PG's bound is not an index condition of world_geoidx_pos"
+    printf '%s\n' "$plan" >&2
+  fi
+}
+
 run_guard() {
   if ((GEOIDX == 0)); then
     loud "guard: geoidx is not installed: nothing to check"
@@ -106,6 +190,19 @@ run_guard() {
                      FROM cities WHERE id = $c")" dist
       done
     fi
+    if guard_table_exists worldcat_geoidx; then
+      local lon lat cat
+      for c in "12.3 45.6 7" "179.9 -0.5 0" "-45 89.9 99"; do
+        read -r lon lat cat <<<"$c"
+        guard_kf "KF worldcat_geoidx category $cat ($lon $lat)" worldcat_geoidx "$cat" \
+          "ST_SetSRID(ST_MakePoint($lon, $lat), 4326)"
+      done
+    fi
+    if ((GEOIDX_BEYOND)) && guard_table_exists pg_centres && guard_table_exists world_geoidx; then
+      for c in 1 2; do # next to the antimeridian, next to the pole
+        guard_pg "PG world_geoidx page 100 (pg_centres $c)" "$c"
+      done
+    fi
   ) || die "guard: a guard query failed (is geoidx's SQL surface as documented?)"
   local label ok detail bad=0
   while IFS='|' read -r label ok detail; do
@@ -122,5 +219,14 @@ run_guard() {
     "SELECT id FROM seed1_geoidx WHERE geoidx_dwithin(pos, ST_SetSRID(ST_MakePoint(112, -7), 4326), 200000)"
   guard_table_exists world_geoidx && guard_plan_uses world_geoidx_pos \
     "SELECT id FROM world_geoidx ORDER BY pos <~> ST_SetSRID(ST_MakePoint(112, -7), 4326) LIMIT 10"
+  guard_table_exists worldcat_geoidx && guard_plan_cond worldcat_geoidx_pos \
+    "SELECT id FROM worldcat_geoidx WHERE category = 7 ORDER BY pos <~> ST_SetSRID(ST_MakePoint(112, -7), 4326) LIMIT 10" \
+    "the category"
+  if ((GEOIDX_BEYOND)) && guard_table_exists pg_centres && guard_table_exists world_geoidx; then
+    guard_plan_cond world_geoidx_pos \
+      "SELECT id FROM world_geoidx WHERE pos <~> ST_SetSRID(ST_MakePoint(112, -7), 4326) > 400000 ORDER BY pos <~> ST_SetSRID(ST_MakePoint(112, -7), 4326) LIMIT 10" \
+      "the bound"
+    guard_plan_generic_pg
+  fi
   return 0
 }

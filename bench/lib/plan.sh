@@ -10,12 +10,14 @@
 declare -A WL_DATASET=(
   [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2]=seed2
   [k1_world_10]=world [k1_world_100]=world [k1_cities_10]=cities [k1_cities_100]=cities
+  [kf]=worldcat [pg]=world
 )
 declare -A WL_TITLE=(
   [t]="T SELECT 1" [r1_ids]="R1 200 km ids" [r1_count]="R1 200 km count(*)"
   [r1_limit]="T limit: R1 ids by PK" [r2]="R2 5 km nearest 100"
   [k1_world_10]="K1 world k=10" [k1_world_100]="K1 world k=100"
   [k1_cities_10]="K1 cities k=10" [k1_cities_100]="K1 cities k=100"
+  [kf]="KF 1% category k=10" [pg]="PG page 100 of 10 rows"
 )
 declare -A WL_FULL=(
   [t]="select1"
@@ -27,6 +29,8 @@ declare -A WL_FULL=(
   [k1_world_100]="gist_geog gist_geom geoidx redis"
   [k1_cities_10]="gist_geog gist_geom geoidx"
   [k1_cities_100]="gist_geog gist_geom geoidx"
+  [kf]="gist_geog gist_geom geoidx"
+  [pg]="gist_geog gist_offset gist_p1 geoidx geoidx_p1"
 )
 # The default (<= 5 minutes) run: the variants the targets are about.
 declare -A WL_SHORT=(
@@ -37,8 +41,26 @@ declare -A WL_SHORT=(
   [r2]="gist_geog gist_geom geoidx geoidx_cl"
   [k1_world_10]="gist_geog gist_geom geoidx redis"
   [k1_cities_10]="gist_geog geoidx"
+  [kf]="gist_geog geoidx"
+  [pg]="gist_offset geoidx geoidx_p1"
 )
-WL_ORDER=(t r1_ids r1_count r1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100)
+WL_ORDER=(t r1_ids r1_count r1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg)
+
+# Script variants that are another formulation on the same table and index
+# (PG: page 1, and GiST's OFFSET form) -> the variant whose table they read.
+index_variant() {
+  case $1 in
+    geoidx_p1) echo geoidx ;;
+    gist_offset | gist_p1) echo gist_geog ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# Is data set $1 selected by --dataset?  worldcat (KF) is derived from world
+# and comes with it.
+ds_selected() {
+  in_list "$1" "$DATASETS" || { [[ $1 == worldcat ]] && in_list world "$DATASETS"; }
+}
 
 # --workloads names (the issue's) -> workload ids.
 workload_group_members() {
@@ -47,19 +69,24 @@ workload_group_members() {
     r1) echo "r1_ids r1_count" ;;
     r2) echo "r2" ;;
     k1) echo "k1_world_10 k1_cities_10 k1_world_100 k1_cities_100" ;;
+    kf) echo "kf" ;;
+    pg) echo "pg" ;;
     w1 | m1 | build) ;;
-    *) die "unknown workload '$1' (T, R1, R2, K1, W1, M1, BUILD)" ;;
+    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, W1, M1, BUILD)" ;;
   esac
 }
 
 # Variants of workload $1 that this run measures (mode: full or short,
-# geoidx installed or not).
+# geoidx installed or not, and whether it has what KF and PG are about: a
+# multicolumn geoidx index, and "<~> > bound" as an index condition).
 wl_variants() {
   local w=$1 v out=()
   local list=${WL_SHORT[$w]-}
   ((FULL)) && list=${WL_FULL[$w]}
   for v in $list; do
     [[ $v == geoidx* ]] && ((GEOIDX == 0)) && continue
+    [[ $w == kf && $v == geoidx* ]] && ((GEOIDX_MULTICOL == 0)) && continue
+    [[ $w == pg && $v == geoidx ]] && ((GEOIDX_BEYOND == 0)) && continue
     [[ $v == redis ]] && ! in_list redis "$COMPARATORS" && continue
     out+=("$v")
   done
@@ -73,7 +100,7 @@ selected_read_workloads() {
   for w in "${WL_ORDER[@]}"; do
     [[ $members == *" $w "* ]] || continue
     ((FULL)) || [[ -n ${WL_SHORT[$w]-} ]] || continue
-    [[ ${WL_DATASET[$w]} == none ]] || in_list "${WL_DATASET[$w]}" "$DATASETS" || continue
+    [[ ${WL_DATASET[$w]} == none ]] || ds_selected "${WL_DATASET[$w]}" || continue
     echo "$w"
   done
 }
@@ -83,7 +110,7 @@ variant_table_name() {
   local w=$1 v=$2
   case $v in
     select1 | redis | noindex | pk) echo "" ;;
-    *) echo "${WL_DATASET[$w]}_$v" ;;
+    *) echo "${WL_DATASET[$w]}_$(index_variant "$v")" ;;
   esac
 }
 

@@ -152,6 +152,25 @@ targets_table() {
     # planar GiST is measured on cities only in --full
     [[ -n $r || $w == k1_world_* ]] && row "$(title_of "$w"): geoidx / planar GiST <->" "$r" ">=" 1
   done
+  if grep -q '^kf,' "$SUMMARY_CSV"; then
+    r=$(ratio "$(tps_of kf geoidx "$t" "$m" "$c")" "$(tps_of kf gist_geog "$t" "$m" "$c")")
+    row "KF 1% category k=10: geoidx / GiST(category, geography) <->" "$r" ">=" 3
+    r=$(ratio "$(tps_of kf geoidx "$t" "$m" "$c")" "$(tps_of kf gist_geom "$t" "$m" "$c")")
+    [[ -n $r ]] && printf '| %s | %s | | |\n' "KF: geoidx / planar GiST(category, pos) <-> (information: degrees, not metres)" "$r"
+  fi
+  if grep -q '^pg,' "$SUMMARY_CSV"; then
+    # the best GiST page 100: keyset (filter) or OFFSET, whichever was faster
+    g1=$(tps_of pg gist_geog "$t" "$m" "$c")
+    g2=$(tps_of pg gist_offset "$t" "$m" "$c")
+    best=$(awk -v a="$g1" -v b="$g2" 'BEGIN { m = (a + 0 > b + 0) ? a : b; if (m != "") print m }')
+    r=$(ratio "$(tps_of pg geoidx "$t" "$m" "$c")" "$best")
+    row "PG page 100: geoidx / best GiST page 100" "$r" ">=" 3
+    # cost = 1 / tps: page-100 cost / page-1 cost = page-1 tps / page-100 tps
+    r=$(ratio "$(tps_of pg geoidx_p1 "$t" "$m" "$c")" "$(tps_of pg geoidx "$t" "$m" "$c")")
+    row "PG geoidx: page-100 cost / page-1 cost" "$r" "<=" 1.2
+    r=$(ratio "$(tps_of pg gist_p1 "$t" "$m" "$c")" "$best")
+    [[ -n $r ]] && printf '| %s | %s | | |\n' "PG GiST: best page-100 cost / page-1 cost (information)" "$r"
+  fi
   g1=$(tps_of r2 gist_geog "$t" "$m" "$c")
   g2=$(tps_of r2 gist_geom "$t" "$m" "$c")
   best=$(awk -v a="$g1" -v b="$g2" 'BEGIN { m = (a + 0 > b + 0) ? a : b; if (m != "") print m }')
@@ -192,8 +211,9 @@ chart_matrix() {
 variant_color() {
   while read -r v; do
     case $v in
-      geoidx) echo '#d62728' ;; geoidx_cl) echo '#ff7f0e' ;;
+      geoidx) echo '#d62728' ;; geoidx_cl) echo '#ff7f0e' ;; geoidx_p1) echo '#ff9896' ;;
       gist_geog) echo '#1f77b4' ;; gist_geom) echo '#17becf' ;; spgist) echo '#9edae5' ;;
+      gist_offset) echo '#393b79' ;; gist_p1) echo '#6b6ecf' ;;
       redis) echo '#9467bd' ;; pk) echo '#2ca02c' ;; *) echo '#7f7f7f' ;;
     esac
   done
@@ -253,7 +273,7 @@ write_report() {
     echo
     throughput_table
     echo
-    echo "## Targets (issue 4)"
+    echo "## Targets (issues 4 and 5)"
     echo
     targets_table
     echo

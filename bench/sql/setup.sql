@@ -1,5 +1,8 @@
 -- Objects every data set and workload relies on. Run once per database.
 CREATE EXTENSION IF NOT EXISTS postgis;
+-- KF's GiST comparators index (category, position): btree_gist gives GiST
+-- its int4 equality operator class.
+CREATE EXTENSION IF NOT EXISTS btree_gist;
 
 -- A degree box that provably contains every point within r metres (WGS84
 -- spheroid, PostGIS geography semantics) of c. It is the prefilter the

@@ -44,8 +44,11 @@ extern "C"
 
 /* Used by support.cc as well. */
 extern Oid geoidx_extension_schema(const char *extname);
+extern Oid geoidx_extension_schema_if_exists(const char *extname);
 extern void geoidx_check_radius(double metres);
 extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
+extern void geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres,
+							   bool use_spheroid, int mode, const char *what);
 
 namespace
 {
@@ -92,21 +95,34 @@ parse_number(const char *s, const char **end, const char *str, const char *field
 	return v;
 }
 
-/* Fills c from a centre (already decoded, not empty), a radius and the model; validates. */
+} // namespace
+
+/*
+ * Fills c from a centre (already decoded, not empty), a radius, the model and
+ * the region; validates (the distance comparisons take any bound).
+ */
 void
-fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_spheroid,
-			const char *what)
+geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_spheroid,
+				   int mode, const char *what)
 {
 	geoidx::LonLat ll;
 
-	geoidx_check_radius(metres);
+	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
+		geoidx_check_radius(metres);
 	geoidx_point_unit(centre, what, &ll, NULL);
 	memset(c, 0, sizeof(*c));
 	c->lon = ll.lon;
 	c->lat = ll.lat;
 	c->radius = metres;
 	c->use_spheroid = use_spheroid ? 1 : 0;
+	c->mode = mode;
 }
+
+namespace
+{
+
+/* the text before CIRCLE(...) for each mode */
+const char *const kModePrefix[geoidx::kRegionModes] = {"", "NOT ", "> ", ">= ", "< ", "<= "};
 
 /* ---------- decoded arguments ---------- */
 
@@ -126,14 +142,14 @@ read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
 struct CircleCache
 {
 	GeoidxCircle circle;
-	geoidx::RadiusTest test;
+	geoidx::RegionTest test;
 };
 
 bool
 same_circle(const GeoidxCircle *a, const GeoidxCircle *b)
 {
-	return a->lon == b->lon && a->lat == b->lat && a->radius == b->radius &&
-		   a->use_spheroid == b->use_spheroid;
+	/* memcmp: a NaN bound must match itself */
+	return memcmp(a, b, sizeof(GeoidxCircle)) == 0;
 }
 
 /* ---------- geoidx_dwithin ---------- */
@@ -271,10 +287,12 @@ call_with_geometry(FunctionCallInfo fcinfo, PGFunction fn, int npoints)
 
 /* The schema an extension was created in (PG15 does not export get_extension_schema). */
 Oid
-geoidx_extension_schema(const char *extname)
+geoidx_extension_schema_if_exists(const char *extname)
 {
-	Oid extoid = get_extension_oid(extname, false);
+	Oid extoid = get_extension_oid(extname, true);
 	Oid nsp = InvalidOid;
+	if (!OidIsValid(extoid))
+		return InvalidOid;
 	ScanKeyData key;
 
 	Relation rel = table_open(ExtensionRelationId, AccessShareLock);
@@ -286,6 +304,14 @@ geoidx_extension_schema(const char *extname)
 		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
+	return nsp;
+}
+
+Oid
+geoidx_extension_schema(const char *extname)
+{
+	get_extension_oid(extname, false); /* the usual error if it is not installed */
+	Oid nsp = geoidx_extension_schema_if_exists(extname);
 	if (!OidIsValid(nsp))
 		elog(ERROR, "could not find the schema of extension \"%s\"", extname);
 	return nsp;
@@ -335,7 +361,20 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	const char *s = skip_space(str);
 	GeoidxPoint centre;
 	bool use_spheroid = true;
+	int mode = 0;
 
+	/* the longest prefix first: ">=" before ">" */
+	for (int m = geoidx::kRegionModes - 1; m > 0; m--)
+	{
+		const char *w = kModePrefix[m];
+		size_t len = strlen(w) - 1; /* without the space */
+		if (pg_strncasecmp(s, w, len) == 0 && (m != 1 || isspace((unsigned char) s[len])))
+		{
+			mode = m;
+			s = skip_space(s + len);
+			break;
+		}
+	}
 	if (pg_strncasecmp(s, "circle", 6) != 0)
 		circle_syntax_error(str, "It does not start with CIRCLE.");
 	s = skip_space(s + 6);
@@ -379,7 +418,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	context.previous = error_context_stack;
 	error_context_stack = &context;
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	fill_circle(c, &centre, metres, use_spheroid, kCircleWhat);
+	geoidx_fill_circle(c, &centre, metres, use_spheroid, mode, kCircleWhat);
 	error_context_stack = context.previous;
 	PG_RETURN_POINTER(c);
 }
@@ -395,7 +434,8 @@ geoidx_circle_out(PG_FUNCTION_ARGS)
 	double_to_shortest_decimal_buf(c->lon, lon);
 	double_to_shortest_decimal_buf(c->lat, lat);
 	double_to_shortest_decimal_buf(c->radius, radius);
-	PG_RETURN_CSTRING(psprintf("CIRCLE(%s %s, %s, %s)", lon, lat, radius,
+	int mode = c->mode >= 0 && c->mode < geoidx::kRegionModes ? c->mode : 0;
+	PG_RETURN_CSTRING(psprintf("%sCIRCLE(%s %s, %s, %s)", kModePrefix[mode], lon, lat, radius,
 							   c->use_spheroid ? "spheroid" : "sphere"));
 }
 
@@ -412,11 +452,16 @@ geoidx_circle_make(PG_FUNCTION_ARGS)
 	if (centre.empty)
 		PG_RETURN_NULL();
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	fill_circle(c, &centre, metres, use_spheroid, kCircleWhat);
+	geoidx_fill_circle(c, &centre, metres, use_spheroid, 0, kCircleWhat);
 	PG_RETURN_POINTER(c);
 }
 
-/* pos <@ circle: ST_DWithin(centre, pos, radius, use_spheroid), as the index decides it. */
+/*
+ * pos <@ circle: ST_DWithin(centre, pos, radius, use_spheroid), or whichever
+ * region the circle is, as the index decides it. An EMPTY point is in no disc
+ * and has no distance (NULL, as the comparison of a NULL <~> would be), but it
+ * is outside every disc.
+ */
 extern "C" Datum
 geoidx_within_circle(PG_FUNCTION_ARGS)
 {
@@ -425,7 +470,11 @@ geoidx_within_circle(PG_FUNCTION_ARGS)
 	geoidx::LonLat ll;
 
 	if (!read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
-		PG_RETURN_BOOL(false);
+	{
+		if (c->mode == (int) geoidx::RegionMode::within || c->mode == (int) geoidx::RegionMode::outside)
+			PG_RETURN_BOOL(c->mode == (int) geoidx::RegionMode::outside);
+		PG_RETURN_NULL();
+	}
 
 	CircleCache *cache = (CircleCache *) fcinfo->flinfo->fn_extra;
 	if (cache == NULL || !same_circle(&cache->circle, c))
@@ -437,10 +486,9 @@ geoidx_within_circle(PG_FUNCTION_ARGS)
 			fcinfo->flinfo->fn_extra = cache;
 		}
 		cache->circle = *c;
-		cache->test = geoidx::radius_test(geoidx::geographic_point({c->lon, c->lat}), c->radius,
-										  c->use_spheroid != 0);
+		cache->test = geoidx_circle_region(c);
 	}
-	PG_RETURN_BOOL(geoidx::point_within(cache->test, ll));
+	PG_RETURN_BOOL(geoidx::point_in_region(cache->test, ll));
 }
 
 namespace

@@ -25,6 +25,7 @@
  */
 #pragma once
 
+#include "region.h"
 #include "sphere_bounds.h"
 
 #include "pg.h"
@@ -259,14 +260,22 @@ extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_
 #define GEOIDX_DECODE_PROC 1
 #define GEOIDX_NPROCS 1
 
-/* the circle type (geoidx_circle): fixed 32 bytes */
+/*
+ * The circle type (geoidx_circle): fixed 32 bytes. Despite the name it is one
+ * of the regions of src/core/region.h around the centre: the disc (mode 0,
+ * what geoidx_circle() makes), its complement, or a comparison of the distance
+ * with the radius (keyset paging).
+ */
 typedef struct GeoidxCircle
 {
 	double lon; /* centre, degrees, normalised as the geography cast does */
 	double lat;
-	double radius; /* metres, >= 0, may be +Infinity */
+	double radius; /* metres: >= 0, may be +Infinity; any double for the distance modes */
 	int32 use_spheroid;
-	int32 unused;
+	int32 mode; /* geoidx::RegionMode */
 } GeoidxCircle;
+
+/* regions.cc: the region test of a circle value */
+extern geoidx::RegionTest geoidx_circle_region(const GeoidxCircle *c);
 
 static_assert(sizeof(GeoidxCircle) == 32, "geoidx_circle is INTERNALLENGTH 32");

@@ -186,9 +186,12 @@ geoidx_handler(PG_FUNCTION_ARGS)
 
 extern "C" void _PG_init(void);
 
+extern void geoidx_install_rewrite_hook(void);
+
 void
 _PG_init(void)
 {
+	geoidx_install_rewrite_hook();
 	geoidx_relopt_kind = add_reloption_kind();
 	add_int_reloption(geoidx_relopt_kind, "fillfactor",
 					  "Packs every page to this percentage of its capacity when the index is built",

@@ -74,7 +74,8 @@ struct ScanOpaque
 	MemoryContext cxt; /* everything of one rescan */
 	bool no_match;
 	int ncircles;
-	geoidx::RadiusTest *circles;
+	geoidx::RegionTest *circles; /* the scan keys: all must hold */
+	bool empty_matches;          /* EMPTY rows satisfy every key: no box may rule a page out */
 	bool ordered;     /* best-first by distance to order_center */
 	bool order_nulls; /* ORDER BY distance to NULL or EMPTY: every distance is NULL */
 	geoidx::GeoPoint order_center;
@@ -190,9 +191,9 @@ classify(const ScanOpaque *so, const geoidx::Box3 &box)
 	geoidx::Verdict all = geoidx::Verdict::inside;
 	for (int i = 0; i < so->ncircles; i++)
 	{
-		geoidx::Verdict v = geoidx::classify_box(so->circles[i], box);
+		geoidx::Verdict v = geoidx::classify_region(so->circles[i], box);
 		if (v == geoidx::Verdict::outside)
-			return v;
+			return so->empty_matches ? geoidx::Verdict::maybe : v;
 		if (v == geoidx::Verdict::maybe)
 			all = v;
 	}
@@ -206,18 +207,27 @@ point_matches(const ScanOpaque *so, double x, double y)
 		return true;
 	geoidx::LonLat ll = geoidx_entry_lonlat(x, y);
 	for (int i = 0; i < so->ncircles; i++)
-		if (!geoidx::point_within(so->circles[i], ll))
+		if (!geoidx::point_in_region(so->circles[i], ll))
 			return false;
 	return true;
 }
 
-/* A NULL or EMPTY row matches when there is no spatial condition. */
+/*
+ * A NULL row matches when there is no condition (every condition is strict);
+ * an EMPTY one when every condition is one it satisfies (outside a disc).
+ */
 bool
 entry_matches(const ScanOpaque *so, const GeoidxLeafEntry &e)
 {
-	if (!GeoidxEntryIsPoint(&e))
+	int kind = GeoidxEntryKind(&e);
+	if (kind == GEOIDX_KIND_POINT)
+		return point_matches(so, e.x, e.y);
+	if (kind == GEOIDX_KIND_NULL)
 		return so->ncircles == 0;
-	return point_matches(so, e.x, e.y);
+	for (int i = 0; i < so->ncircles; i++)
+		if (!geoidx::empty_in_region(so->circles[i]))
+			return false;
+	return true;
 }
 
 /*
@@ -332,8 +342,8 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 				c.entry_kind = (uint8) GeoidxEntryKind(&e[i]);
 				if (c.entry_kind != GEOIDX_KIND_POINT)
 				{
-					if (so->ncircles > 0)
-						continue; /* within no circle */
+					if (!entry_matches(so, e[i]))
+						continue;
 					c.dist = std::numeric_limits<double>::infinity();
 					c.kind = kExact;
 				}
@@ -644,7 +654,7 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->no_match = false;
 	so->ncircles = 0;
 	so->circles =
-		(geoidx::RadiusTest *) palloc(sizeof(geoidx::RadiusTest) * Max(1, scan->numberOfKeys));
+		(geoidx::RegionTest *) palloc(sizeof(geoidx::RegionTest) * Max(1, scan->numberOfKeys));
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey key = &scan->keyData[i];
@@ -655,10 +665,14 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 		}
 		if (key->sk_strategy != GEOIDX_STRATEGY_WITHIN)
 			elog(ERROR, "geoidx: unexpected strategy %d in a scan key", key->sk_strategy);
-		GeoidxCircle *c = (GeoidxCircle *) DatumGetPointer(key->sk_argument);
-		geoidx::GeoPoint center = geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat});
-		so->circles[so->ncircles++] = geoidx::radius_test(center, c->radius, c->use_spheroid != 0);
+		so->circles[so->ncircles] =
+			geoidx_circle_region((GeoidxCircle *) DatumGetPointer(key->sk_argument));
+		so->ncircles++;
 	}
+
+	so->empty_matches = so->ncircles > 0;
+	for (int i = 0; i < so->ncircles; i++)
+		so->empty_matches &= geoidx::empty_in_region(so->circles[i]);
 
 	so->ordered = false;
 	so->order_nulls = scan->numberOfOrderBys > 0;

@@ -28,6 +28,7 @@
  */
 #include "degree_box.h"
 #include "geodesy.h"
+#include "region.h"
 
 #include "geoidx.h"
 
@@ -42,6 +43,8 @@ extern "C"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
+#include "catalog/pg_collation.h"
+#include "utils/builtins.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
 #include "utils/inval.h"
@@ -79,6 +82,19 @@ struct SupportOids
 	Oid geog_expand_fn;  /* PostGIS's _ST_Expand(geography, float8) */
 	Oid geography_input; /* geography's input function */
 	Oid geography_ioparam;
+
+	/*
+	 * The region predicates and the circle makers of their index conditions;
+	 * [0] geometry, [1] geography (InvalidOid if absent).
+	 */
+	Oid beyond_fn[2];
+	Oid nearer_fn[2];
+	Oid outside_fn[2];
+	Oid ring_fn[2];
+	Oid circle_outside_fn[2];
+	Oid circle_distance_fn[2];
+	Oid region_circle_fn[2]; /* geoidx_circle, as circle_fn / geog_circle_fn */
+	Oid region_within_op[2]; /* <@, as within_op / geog_within_op */
 };
 
 SupportOids oids;
@@ -164,6 +180,28 @@ support_oids()
 		oids.geog_expand_fn = function_oid("_st_expand", postgis, 2, expand_args, true);
 		getTypeInputInfo(geography, &oids.geography_input, &oids.geography_ioparam);
 	}
+
+	for (int g = 0; g < 2; g++)
+	{
+		Oid t = g == 0 ? geometry : geography;
+		const Oid pred4[4] = {t, t, FLOAT8OID, BOOLOID};
+		const Oid ring5[5] = {t, t, FLOAT8OID, FLOAT8OID, BOOLOID};
+		const Oid outside3[3] = {t, FLOAT8OID, BOOLOID};
+		const Oid distance3[3] = {t, TEXTOID, FLOAT8OID};
+		bool have = OidIsValid(t);
+		oids.beyond_fn[g] = have ? function_oid("geoidx_beyond", ours, 4, pred4, true) : InvalidOid;
+		oids.nearer_fn[g] = have ? function_oid("geoidx_nearer", ours, 4, pred4, true) : InvalidOid;
+		oids.outside_fn[g] = have ? function_oid("geoidx_outside", ours, 4, pred4, true) : InvalidOid;
+		oids.ring_fn[g] = have ? function_oid("geoidx_ring", ours, 5, ring5, true) : InvalidOid;
+		oids.circle_outside_fn[g] =
+			have ? function_oid("geoidx_circle_outside", ours, 3, outside3, true) : InvalidOid;
+		oids.circle_distance_fn[g] =
+			have ? function_oid("geoidx_circle_distance", ours, 3, distance3, true) : InvalidOid;
+	}
+	oids.region_circle_fn[0] = oids.circle_fn;
+	oids.region_circle_fn[1] = oids.geog_circle_fn;
+	oids.region_within_op[0] = oids.within_op;
+	oids.region_within_op[1] = oids.geog_within_op;
 	oids.valid = true;
 	return oids;
 }
@@ -412,6 +450,237 @@ dwithin_selectivity(SupportRequestSelectivity *req)
 							  DatumGetBool(((Const *) es)->constvalue), req->varRelid);
 }
 
+/* ---------- the region predicates ---------- */
+
+enum class Pred
+{
+	none,
+	beyond,
+	nearer,
+	outside,
+	ring,
+};
+
+Pred
+which_pred(Oid fn, int *g)
+{
+	const SupportOids &o = support_oids();
+	for (*g = 0; *g < 2; (*g)++)
+	{
+		if (!OidIsValid(fn))
+			break;
+		if (fn == o.beyond_fn[*g])
+			return Pred::beyond;
+		if (fn == o.nearer_fn[*g])
+			return Pred::nearer;
+		if (fn == o.outside_fn[*g])
+			return Pred::outside;
+		if (fn == o.ring_fn[*g])
+			return Pred::ring;
+	}
+	return Pred::none;
+}
+
+Node *
+float8_const(double v)
+{
+	return (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8), Float8GetDatum(v), false,
+							  FLOAT8PASSBYVAL);
+}
+
+/* metres + delta for a constant radius >= 0 (clamped at 0); NULL if it is not a constant. */
+Node *
+shift_const_radius(Node *metres, double delta)
+{
+	if (!IsA(metres, Const) || ((Const *) metres)->constisnull)
+		return NULL;
+	double m = DatumGetFloat8(((Const *) metres)->constvalue);
+	if (!(m >= 0.0))
+		return NULL;
+	return float8_const(Max(0.0, m + delta));
+}
+
+Expr *
+region_clause(const SupportOids &o, int g, Node *column, Oid fn, List *args)
+{
+	FuncExpr *rhs =
+		makeFuncExpr(fn, o.circle_type, args, InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	return make_opclause(o.region_within_op[g], BOOLOID, false, (Expr *) column, (Expr *) rhs,
+						 InvalidOid, InvalidOid);
+}
+
+/*
+ * col <@ circle conditions for a region predicate on a geoidx index. The
+ * distance comparisons are exact in either argument order (the spheroid
+ * distance is symmetric, see index_condition); outside and ring are exact as
+ * geoidx_dwithin is, and with the sphere and the column first the radii move by
+ * kOrderSlackMetres outwards (constants only) and the call stays as the filter.
+ */
+List *
+region_index_conditions(SupportRequestIndexCondition *req)
+{
+	if (!is_funcclause(req->node) || req->indexarg < 0 || req->indexarg > 1)
+		return NIL;
+	FuncExpr *clause = (FuncExpr *) req->node;
+	int g;
+	Pred pred = which_pred(clause->funcid, &g);
+	if (pred == Pred::none)
+		return NIL;
+	const SupportOids &o = support_oids();
+	if (!OidIsValid(o.region_within_op[g]) || !op_in_opfamily(o.region_within_op[g], req->opfamily))
+		return NIL;
+	int nargs = list_length(clause->args);
+	if (nargs != (pred == Pred::ring ? 5 : 4))
+		return NIL;
+	Node *column = (Node *) list_nth(clause->args, req->indexarg);
+	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
+	List *conds = NIL;
+	req->lossy = false;
+
+	if (pred == Pred::beyond || pred == Pred::nearer)
+	{
+		Node *inclusive = (Node *) lfourth(clause->args);
+		if (!IsA(inclusive, Const) || ((Const *) inclusive)->constisnull)
+			return NIL;
+		bool incl = DatumGetBool(((Const *) inclusive)->constvalue);
+		const char *op = pred == Pred::beyond ? (incl ? ">=" : ">") : (incl ? "<=" : "<");
+		Node *optext = (Node *) makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1,
+										  PointerGetDatum(cstring_to_text(op)), false, false);
+		if (!OidIsValid(o.circle_distance_fn[g]))
+			return NIL;
+		conds = list_make1(region_clause(o, g, column, o.circle_distance_fn[g],
+										 list_make3(other, optext, lthird(clause->args))));
+	}
+	else
+	{
+		Node *use_spheroid = (Node *) llast(clause->args);
+		bool exact = req->indexarg == 1 || is_true_const(use_spheroid);
+		Node *inner = (Node *) lthird(clause->args); /* outside: the radius; ring: the hole */
+		if (!exact)
+		{
+			inner = shift_const_radius(inner, -kOrderSlackMetres);
+			if (inner == NULL)
+				return NIL;
+			req->lossy = true;
+		}
+		if (!OidIsValid(o.circle_outside_fn[g]) || !OidIsValid(o.region_circle_fn[g]))
+			return NIL;
+		conds = list_make1(region_clause(o, g, column, o.circle_outside_fn[g],
+										 list_make3(other, inner, use_spheroid)));
+		if (pred == Pred::ring)
+		{
+			Node *outer = (Node *) lfourth(clause->args);
+			if (!exact)
+			{
+				outer = shift_const_radius(outer, kOrderSlackMetres);
+				if (outer == NULL)
+					return NIL;
+			}
+			conds = lappend(conds, region_clause(o, g, column, o.region_circle_fn[g],
+												 list_make3(other, outer, use_spheroid)));
+		}
+	}
+	ListCell *lc;
+	foreach (lc, conds)
+	{
+		Node *rhs = (Node *) lsecond(((OpExpr *) lfirst(lc))->args);
+		if (!is_pseudo_constant_for_index(req->root, rhs, req->index))
+			return NIL;
+	}
+	return conds;
+}
+
+/*
+ * Share of rows in a region of `mode` around a constant centre: the disc's
+ * estimate, or its complement.
+ */
+double
+region_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, double radius,
+				   bool use_spheroid, geoidx::RegionMode mode, int var_relid)
+{
+	bool outer = mode == geoidx::RegionMode::outside || mode == geoidx::RegionMode::dist_gt ||
+				 mode == geoidx::RegionMode::dist_ge;
+	if (mode != geoidx::RegionMode::within && mode != geoidx::RegionMode::outside)
+	{
+		if (std::isnan(radius))
+			return outer ? 0.0 : 1.0;
+		if (radius < 0.0)
+			return outer ? 1.0 : 0.0;
+	}
+	double s = circle_selectivity(root, column, centre, radius, use_spheroid, var_relid);
+	return outer ? 1.0 - s : s;
+}
+
+double
+region_pred_selectivity(SupportRequestSelectivity *req)
+{
+	int g;
+	Pred pred = which_pred(req->funcid, &g);
+	int nargs = list_length(req->args);
+	if (req->is_join || pred == Pred::none || nargs != (pred == Pred::ring ? 5 : 4))
+		return kDefaultSelectivity;
+
+	Node *ea = estimate_expression_value(req->root, (Node *) linitial(req->args));
+	Node *eb = estimate_expression_value(req->root, (Node *) lsecond(req->args));
+	Node *column;
+	Const *centre;
+	if (IsA(eb, Const) && !IsA(ea, Const))
+	{
+		column = (Node *) linitial(req->args);
+		centre = (Const *) eb;
+	}
+	else if (IsA(ea, Const) && !IsA(eb, Const))
+	{
+		column = (Node *) lsecond(req->args);
+		centre = (Const *) ea;
+	}
+	else
+		return kDefaultSelectivity;
+	double nums[2];
+	for (int i = 0; i < (pred == Pred::ring ? 2 : 1); i++)
+	{
+		Node *e = estimate_expression_value(req->root, (Node *) list_nth(req->args, 2 + i));
+		if (!IsA(e, Const))
+			return kDefaultSelectivity;
+		if (((Const *) e)->constisnull)
+			return 0.0;
+		nums[i] = DatumGetFloat8(((Const *) e)->constvalue);
+	}
+	Node *flag = estimate_expression_value(req->root, (Node *) llast(req->args));
+	if (!IsA(flag, Const))
+		return kDefaultSelectivity;
+	if (centre->constisnull || ((Const *) flag)->constisnull)
+		return 0.0;
+	bool flagv = DatumGetBool(((Const *) flag)->constvalue);
+
+	geoidx::LonLat ll;
+	bool empty;
+	if (!constant_centre(centre, "the centre of a geoidx region", &ll, &empty))
+		return empty ? 0.0 : kDefaultSelectivity;
+	switch (pred)
+	{
+		case Pred::beyond:
+			return region_selectivity(req->root, column, ll, nums[0], true,
+									  flagv ? geoidx::RegionMode::dist_ge
+											: geoidx::RegionMode::dist_gt,
+									  req->varRelid);
+		case Pred::nearer:
+			return region_selectivity(req->root, column, ll, nums[0], true,
+									  flagv ? geoidx::RegionMode::dist_le
+											: geoidx::RegionMode::dist_lt,
+									  req->varRelid);
+		case Pred::outside:
+			return region_selectivity(req->root, column, ll, nums[0], flagv,
+									  geoidx::RegionMode::outside, req->varRelid);
+		default:
+		{
+			double s = circle_selectivity(req->root, column, ll, nums[1], flagv, req->varRelid) -
+					   circle_selectivity(req->root, column, ll, nums[0], flagv, req->varRelid);
+			return s < 0.0 ? 0.0 : s;
+		}
+	}
+}
+
 } // namespace
 
 /* PostGIS's geometry type (functions.cc) */
@@ -431,7 +700,24 @@ geoidx_geography_type(void)
 extern "C"
 {
 	PG_FUNCTION_INFO_V1(geoidx_dwithin_support);
+	PG_FUNCTION_INFO_V1(geoidx_region_support);
 	PG_FUNCTION_INFO_V1(geoidx_circle_sel);
+}
+
+extern "C" Datum
+geoidx_region_support(PG_FUNCTION_ARGS)
+{
+	Node *rawreq = (Node *) PG_GETARG_POINTER(0);
+
+	if (IsA(rawreq, SupportRequestIndexCondition))
+		PG_RETURN_POINTER(region_index_conditions((SupportRequestIndexCondition *) rawreq));
+	if (IsA(rawreq, SupportRequestSelectivity))
+	{
+		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
+		req->selectivity = region_pred_selectivity(req);
+		PG_RETURN_POINTER(req);
+	}
+	PG_RETURN_POINTER(NULL);
 }
 
 extern "C" Datum
@@ -472,6 +758,8 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 
 	const GeoidxCircle *c = (const GeoidxCircle *) DatumGetPointer(((Const *) circle)->constvalue);
 	geoidx::LonLat ll = {c->lon, c->lat};
-	PG_RETURN_FLOAT8(
-		circle_selectivity(root, column, ll, c->radius, c->use_spheroid != 0, var_relid));
+	if (c->mode < 0 || c->mode >= geoidx::kRegionModes)
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	PG_RETURN_FLOAT8(region_selectivity(root, column, ll, c->radius, c->use_spheroid != 0,
+										(geoidx::RegionMode) c->mode, var_relid));
 }

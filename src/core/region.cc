@@ -1,0 +1,117 @@
+#include "region.h"
+
+#include <cmath>
+
+namespace geoidx
+{
+
+namespace
+{
+
+bool
+is_distance_mode(RegionMode m)
+{
+	return m != RegionMode::within && m != RegionMode::outside;
+}
+
+/* The modes whose region is the complement of a disc. */
+bool
+is_outer_mode(RegionMode m)
+{
+	return m == RegionMode::outside || m == RegionMode::dist_gt || m == RegionMode::dist_ge;
+}
+
+/* d (already rounded as ST_Distance rounds) against r, with float8's NaN-is-largest order. */
+bool
+compare(RegionMode m, double d, double r)
+{
+	if (std::isnan(r))
+		return m == RegionMode::dist_lt || m == RegionMode::dist_le; /* d < NaN, d <= NaN */
+	switch (m)
+	{
+		case RegionMode::dist_gt:
+			return d > r;
+		case RegionMode::dist_ge:
+			return d >= r;
+		case RegionMode::dist_lt:
+			return d < r;
+		case RegionMode::dist_le:
+			return d <= r;
+		default:
+			return false;
+	}
+}
+
+Verdict
+complement(Verdict v)
+{
+	if (v == Verdict::inside)
+		return Verdict::outside;
+	if (v == Verdict::outside)
+		return Verdict::inside;
+	return v;
+}
+
+} // namespace
+
+RegionTest
+region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode)
+{
+	RegionTest t;
+	t.mode = mode;
+	t.constant = -1;
+	double r = radius;
+	if (is_distance_mode(mode))
+	{
+		/* distances are >= 0 and finite: these bounds decide every row alike */
+		if (std::isnan(radius))
+			t.constant = compare(mode, 0.0, radius) ? 1 : 0;
+		else if (radius < 0.0)
+			t.constant = is_outer_mode(mode) ? 1 : 0;
+		else if (mode == RegionMode::dist_ge && radius == 0.0)
+			t.constant = 1;
+		else if (mode == RegionMode::dist_lt && radius == 0.0)
+			t.constant = 0;
+		if (t.constant >= 0)
+			r = 0.0;
+	}
+	t.circle = radius_test(centre, r, use_spheroid);
+	return t;
+}
+
+Verdict
+classify_region(const RegionTest &t, const Box3 &b)
+{
+	if (box_is_empty(b))
+		return Verdict::outside; /* holds no point */
+	if (t.constant >= 0)
+		return t.constant ? Verdict::inside : Verdict::outside;
+	Verdict v = classify_box(t.circle, b);
+	return is_outer_mode(t.mode) ? complement(v) : v;
+}
+
+bool
+point_in_region(const RegionTest &t, LonLat p)
+{
+	if (t.constant >= 0)
+		return t.constant != 0;
+	if (t.mode == RegionMode::within)
+		return point_within(t.circle, p);
+	if (t.mode == RegionMode::outside)
+		return !point_within(t.circle, p);
+
+	/* the cheap tests first, as point_within; their slack exceeds the rounding */
+	const RadiusTest &c = t.circle;
+	bool outer = is_outer_mode(t.mode);
+	if (std::fabs(p.lat - c.center.lat * 180.0 / M_PI) > c.reject_dlat_deg)
+		return outer;
+	GeoPoint g = geographic_point(p);
+	double c2 = chord2(unit_vector(g), c.q);
+	if (c2 > c.reject_c2)
+		return outer;
+	if (c2 < c.accept_c2)
+		return !outer;
+	return compare(t.mode, st_distance(c.center, g, c.use_spheroid), c.radius);
+}
+
+} // namespace geoidx

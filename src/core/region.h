@@ -1,0 +1,63 @@
+/*
+ * The regions a geoidx scan key can ask for, all around one centre:
+ *
+ *   within    ST_DWithin(centre, p, r)              geoidx_dwithin, the <@ circle
+ *   outside   NOT ST_DWithin(centre, p, r)          NOT geoidx_dwithin, a ring's hole
+ *   dist_gt   ST_Distance(centre, p) >  r           pos <~> c >  r  (keyset paging)
+ *   dist_ge   ST_Distance(centre, p) >= r           pos <~> c >= r
+ *   dist_lt   ST_Distance(centre, p) <  r           pos <~> c <  r
+ *   dist_le   ST_Distance(centre, p) <= r           pos <~> c <= r
+ *
+ * ST_Distance is the rounded value <~> returns (10 nm), ST_DWithin the
+ * unrounded comparison PostGIS makes; the box verdicts of RadiusTest carry a
+ * slack of kAbsMetres (10 um), a thousand times the rounding, so one verdict
+ * serves all six. The distance comparisons take any float8 bound, with
+ * PostgreSQL's float8 semantics (NaN above everything): the planner turns
+ * `pos <~> c > $1` into a dist_gt key whatever $1 turns out to be, and the key
+ * must then answer exactly what the comparison would.
+ */
+#pragma once
+
+#include "pg_free.h"
+#include "sphere_bounds.h"
+
+namespace geoidx
+{
+
+enum class RegionMode : int
+{
+	within = 0,
+	outside = 1,
+	dist_gt = 2,
+	dist_ge = 3,
+	dist_lt = 4,
+	dist_le = 5,
+};
+
+constexpr int kRegionModes = 6;
+
+struct RegionTest
+{
+	RadiusTest circle;
+	RegionMode mode;
+	/* -1: decide per box and point; 0: nothing is in the region; 1: every point is */
+	int constant;
+};
+
+/* radius: >= 0 (may be +Infinity) for within/outside; any double for the distance modes. */
+RegionTest region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode);
+
+/* inside: every point in the box is in the region; outside: none is. */
+Verdict classify_region(const RegionTest &t, const Box3 &b);
+
+/* Exact, for a point as the geography cast leaves it. */
+bool point_in_region(const RegionTest &t, LonLat p);
+
+/* A POINT EMPTY row: ST_DWithin is false for it and ST_Distance NULL, so only outside holds. */
+inline bool
+empty_in_region(const RegionTest &t)
+{
+	return t.mode == RegionMode::outside;
+}
+
+} // namespace geoidx

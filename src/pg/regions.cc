@@ -1,0 +1,184 @@
+/*
+ * The predicates that scan a region other than a disc, and the circle values
+ * that are their index keys (see src/core/region.h):
+ *
+ *   geoidx_beyond(a, b, x [, inclusive])   = a <~> b > x   (>= x): keyset paging
+ *   geoidx_nearer(a, b, x [, inclusive])   = a <~> b < x   (<= x)
+ *   geoidx_outside(a, b, r [, spheroid])   = NOT geoidx_dwithin(a, b, r)
+ *   geoidx_ring(a, b, rmin, rmax [, sph.]) = geoidx_dwithin(a, b, rmax)
+ *                                            AND NOT geoidx_dwithin(a, b, rmin)
+ *
+ * Each is the expression on the right to the last bit, NULLs included (the
+ * planner rewrites those expressions into these calls, see rewrite.cc), and
+ * each has the support function that turns it into `col <@ circle` index
+ * conditions (support.cc).
+ */
+#include "geodesy.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "utils/builtins.h"
+#include "utils/float.h"
+}
+
+extern void geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres,
+							   bool use_spheroid, int mode, const char *what);
+extern void geoidx_check_radius(double metres);
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_circle_outside);
+	PG_FUNCTION_INFO_V1(geoidx_circle_distance);
+	PG_FUNCTION_INFO_V1(geoidx_beyond);
+	PG_FUNCTION_INFO_V1(geoidx_nearer);
+	PG_FUNCTION_INFO_V1(geoidx_outside);
+	PG_FUNCTION_INFO_V1(geoidx_ring);
+	Datum geoidx_dwithin(PG_FUNCTION_ARGS);
+}
+
+geoidx::RegionTest
+geoidx_circle_region(const GeoidxCircle *c)
+{
+	int mode = c->mode;
+	if (mode < 0 || mode >= geoidx::kRegionModes)
+		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("geoidx_circle value has an unknown region %d", mode)));
+	return geoidx::region_test(geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat}),
+							   c->radius, c->use_spheroid != 0, (geoidx::RegionMode) mode);
+}
+
+namespace
+{
+
+constexpr const char *kCentreWhat = "the centre of geoidx_circle";
+
+/* The circle of one mode around argument 0; NULL (SQL) for an EMPTY centre. */
+Datum
+make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode)
+{
+	GeoidxPoint centre;
+	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
+		geoidx_check_radius(metres);
+	geoidx_decode_point(PG_GETARG_DATUM(0), kCentreWhat, &centre);
+	if (centre.empty)
+		PG_RETURN_NULL();
+	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	geoidx_fill_circle(c, &centre, metres, use_spheroid, mode, kCentreWhat);
+	PG_RETURN_POINTER(c);
+}
+
+/* Both points as the geography cast leaves them; false if either is EMPTY. */
+bool
+read_pair(FunctionCallInfo fcinfo, const char *fn, geoidx::GeoPoint *a, geoidx::GeoPoint *b)
+{
+	GeoidxPoint p[2];
+	geoidx::GeoPoint *out[2] = {a, b};
+	bool empty = false;
+	for (int i = 0; i < 2; i++)
+	{
+		const char *what = psprintf("argument %d of %s", i + 1, fn);
+		geoidx_decode_point(PG_GETARG_DATUM(i), what, &p[i]);
+		if (p[i].empty)
+		{
+			empty = true;
+			continue;
+		}
+		geoidx::LonLat ll;
+		geoidx_point_unit(&p[i], what, &ll, NULL);
+		*out[i] = geoidx::geographic_point(ll);
+	}
+	return !empty;
+}
+
+/* a <~> b against x, or NULL where a <~> b is NULL (an EMPTY point). */
+Datum
+compare_distance(FunctionCallInfo fcinfo, const char *fn, bool beyond)
+{
+	double x = PG_GETARG_FLOAT8(2);
+	bool inclusive = PG_NARGS() > 3 ? PG_GETARG_BOOL(3) : false;
+	geoidx::GeoPoint a, b;
+	if (!read_pair(fcinfo, fn, &a, &b))
+		PG_RETURN_NULL();
+	double d = geoidx::st_distance(a, b, true);
+	/* float8's own comparisons: NaN above every number */
+	if (beyond)
+		PG_RETURN_BOOL(inclusive ? float8_ge(d, x) : float8_gt(d, x));
+	PG_RETURN_BOOL(inclusive ? float8_le(d, x) : float8_lt(d, x));
+}
+
+} // namespace
+
+/* geoidx_circle_outside(centre, metres, use_spheroid): the complement of geoidx_circle. */
+extern "C" Datum
+geoidx_circle_outside(PG_FUNCTION_ARGS)
+{
+	return make_circle(fcinfo, PG_GETARG_FLOAT8(1), PG_GETARG_BOOL(2),
+					   (int) geoidx::RegionMode::outside);
+}
+
+/* geoidx_circle_distance(centre, op, metres): the points whose <~> distance is op metres. */
+extern "C" Datum
+geoidx_circle_distance(PG_FUNCTION_ARGS)
+{
+	const char *op = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	geoidx::RegionMode mode;
+	if (strcmp(op, ">") == 0)
+		mode = geoidx::RegionMode::dist_gt;
+	else if (strcmp(op, ">=") == 0)
+		mode = geoidx::RegionMode::dist_ge;
+	else if (strcmp(op, "<") == 0)
+		mode = geoidx::RegionMode::dist_lt;
+	else if (strcmp(op, "<=") == 0)
+		mode = geoidx::RegionMode::dist_le;
+	else
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("geoidx_circle_distance: unknown comparison \"%s\"", op),
+						errhint("Use one of >, >=, <, <=.")));
+	return make_circle(fcinfo, PG_GETARG_FLOAT8(2), true, (int) mode);
+}
+
+/* geoidx_beyond(a, b, x, inclusive) = a <~> b > x (>= x if inclusive) */
+extern "C" Datum
+geoidx_beyond(PG_FUNCTION_ARGS)
+{
+	return compare_distance(fcinfo, "geoidx_beyond", true);
+}
+
+/* geoidx_nearer(a, b, x, inclusive) = a <~> b < x (<= x if inclusive) */
+extern "C" Datum
+geoidx_nearer(PG_FUNCTION_ARGS)
+{
+	return compare_distance(fcinfo, "geoidx_nearer", false);
+}
+
+/*
+ * geoidx_outside(a, b, metres, use_spheroid) = NOT geoidx_dwithin(a, b, ...):
+ * the same function on the same arguments (and the same per-call cache), negated.
+ */
+extern "C" Datum
+geoidx_outside(PG_FUNCTION_ARGS)
+{
+	Datum within = geoidx_dwithin(fcinfo);
+	PG_RETURN_BOOL(!DatumGetBool(within));
+}
+
+/*
+ * geoidx_ring(a, b, min, max, use_spheroid) = geoidx_dwithin(a, b, max) AND
+ * NOT geoidx_dwithin(a, b, min): both radii are checked as geoidx_dwithin
+ * checks them; an EMPTY point is in no ring.
+ */
+extern "C" Datum
+geoidx_ring(PG_FUNCTION_ARGS)
+{
+	double rmin = PG_GETARG_FLOAT8(2), rmax = PG_GETARG_FLOAT8(3);
+	bool use_spheroid = PG_NARGS() > 4 ? PG_GETARG_BOOL(4) : true;
+	geoidx_check_radius(rmin);
+	geoidx_check_radius(rmax);
+	geoidx::GeoPoint a, b;
+	if (!read_pair(fcinfo, "geoidx_ring", &a, &b))
+		PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(geoidx::st_dwithin(a, b, rmax, use_spheroid) &&
+				   !geoidx::st_dwithin(a, b, rmin, use_spheroid));
+}

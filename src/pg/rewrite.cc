@@ -1,0 +1,322 @@
+/*
+ * Spellings the index cannot see, rewritten into ones it can.
+ *
+ * PostgreSQL matches an index condition only when one side of an operator is
+ * the indexed column: in `pos <~> c > 1234.5` the column sits inside the left
+ * side, so the comparison can never be an index condition by itself, and
+ * `NOT geoidx_dwithin(...)` is a NOT, not a function a support function could
+ * answer for. So, before the planner distributes the WHERE and JOIN ... ON
+ * conditions to the tables (get_relation_info_hook runs first, once per table;
+ * the first query of a session that reaches a geoidx index loads this library
+ * while opening it, so the hook is in place before that query's conditions are
+ * distributed), top-level AND-ed conditions of the form
+ *
+ *   a <~> b >  x   ->  geoidx_beyond(a, b, x, false)    (also x <  a <~> b)
+ *   a <~> b >= x   ->  geoidx_beyond(a, b, x, true)     (also x <= a <~> b)
+ *   a <~> b <  x   ->  geoidx_nearer(a, b, x, false)    (also x >  a <~> b)
+ *   a <~> b <= x   ->  geoidx_nearer(a, b, x, true)     (also x >= a <~> b)
+ *   NOT geoidx_dwithin(a, b, r, s)  ->  geoidx_outside(a, b, r, s)
+ *
+ * are replaced, in the query being planned only. Each replacement computes
+ * the same value as what it replaces for every input, NULL included (see
+ * regions.cc), so the rewrite is safe wherever it applies, index or not; the
+ * support functions of the new calls then make them index conditions.
+ *
+ * Nothing is looked up through search_path, and the hook does nothing (no
+ * error, no catalog access beyond cached lookups) in a database without geoidx.
+ */
+#include "geoidx.h"
+
+extern "C"
+{
+#include "catalog/pg_extension.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/plancat.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+}
+
+extern Oid geoidx_extension_schema_if_exists(const char *extname);
+
+namespace
+{
+
+get_relation_info_hook_type prev_hook = NULL;
+
+enum Cmp
+{
+	kNone,
+	kGt,
+	kGe,
+	kLt,
+	kLe
+};
+
+struct RewriteOids
+{
+	bool valid;
+	bool present; /* geoidx (and PostGIS) are installed in this database */
+	bool callbacks_registered;
+	Oid float8_cmp[5]; /* indexed by Cmp */
+	Oid distance_op[2];
+	Oid dwithin_fn[2];
+	Oid beyond_fn[2];
+	Oid nearer_fn[2];
+	Oid outside_fn[2];
+};
+
+RewriteOids roids;
+
+void
+invalidate(Datum arg, int cacheid, uint32 hashvalue)
+{
+	roids.valid = false;
+}
+
+Oid
+lookup_op(const char *name, Oid left, Oid right, Oid nsp)
+{
+	return GetSysCacheOid4(OPERNAMENSP, Anum_pg_operator_oid, CStringGetDatum(name),
+						   ObjectIdGetDatum(left), ObjectIdGetDatum(right), ObjectIdGetDatum(nsp));
+}
+
+Oid
+lookup_fn(const char *name, Oid nsp, int nargs, const Oid *args)
+{
+	return GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum(name),
+						   PointerGetDatum(buildoidvector(args, nargs)), ObjectIdGetDatum(nsp));
+}
+
+const RewriteOids &
+rewrite_oids()
+{
+	if (roids.valid)
+		return roids;
+	if (!roids.callbacks_registered)
+	{
+		/* dropping or creating either extension changes pg_proc and pg_operator */
+		CacheRegisterSyscacheCallback(PROCOID, invalidate, (Datum) 0);
+		CacheRegisterSyscacheCallback(OPEROID, invalidate, (Datum) 0);
+		roids.callbacks_registered = true;
+	}
+	roids.present = false;
+	Oid ours = geoidx_extension_schema_if_exists("geoidx");
+	Oid postgis = geoidx_extension_schema_if_exists("postgis");
+	if (OidIsValid(ours) && OidIsValid(postgis))
+	{
+		const char *names[5] = {NULL, ">", ">=", "<", "<="};
+		for (int c = kGt; c <= kLe; c++)
+			roids.float8_cmp[c] = lookup_op(names[c], FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE);
+		for (int g = 0; g < 2; g++)
+		{
+			const char *tname = g == 0 ? "geometry" : "geography";
+			Oid t = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum(tname),
+									ObjectIdGetDatum(postgis));
+			const Oid args4[4] = {t, t, FLOAT8OID, BOOLOID};
+			roids.distance_op[g] = OidIsValid(t) ? lookup_op("<~>", t, t, ours) : InvalidOid;
+			roids.dwithin_fn[g] = OidIsValid(t) ? lookup_fn("geoidx_dwithin", ours, 4, args4)
+												: InvalidOid;
+			roids.beyond_fn[g] = OidIsValid(t) ? lookup_fn("geoidx_beyond", ours, 4, args4)
+											   : InvalidOid;
+			roids.nearer_fn[g] = OidIsValid(t) ? lookup_fn("geoidx_nearer", ours, 4, args4)
+											   : InvalidOid;
+			roids.outside_fn[g] = OidIsValid(t) ? lookup_fn("geoidx_outside", ours, 4, args4)
+												: InvalidOid;
+		}
+		roids.present = OidIsValid(roids.distance_op[0]) && OidIsValid(roids.beyond_fn[0]);
+	}
+	roids.valid = true;
+	return roids;
+}
+
+/* The index (0 geometry, 1 geography) of geoidx's <~> if n is a call of it, else -1. */
+int
+distance_call(const RewriteOids &o, Node *n)
+{
+	if (n == NULL || !IsA(n, OpExpr) || list_length(((OpExpr *) n)->args) != 2)
+		return -1;
+	Oid op = ((OpExpr *) n)->opno;
+	for (int g = 0; g < 2; g++)
+		if (OidIsValid(o.distance_op[g]) && op == o.distance_op[g])
+			return g;
+	return -1;
+}
+
+Cmp
+comparison(const RewriteOids &o, Oid opno)
+{
+	for (int c = kGt; c <= kLe; c++)
+		if (OidIsValid(o.float8_cmp[c]) && opno == o.float8_cmp[c])
+			return (Cmp) c;
+	return kNone;
+}
+
+Cmp
+mirrored(Cmp c)
+{
+	switch (c)
+	{
+		case kGt:
+			return kLt;
+		case kGe:
+			return kLe;
+		case kLt:
+			return kGt;
+		case kLe:
+			return kGe;
+		default:
+			return kNone;
+	}
+}
+
+/* `dist cmp bound` as a geoidx_beyond / geoidx_nearer call, or NULL. */
+Node *
+rewrite_comparison(const RewriteOids &o, OpExpr *op)
+{
+	if (list_length(op->args) != 2)
+		return NULL;
+	Cmp c = comparison(o, op->opno);
+	if (c == kNone)
+		return NULL;
+	Node *l = (Node *) linitial(op->args), *r = (Node *) lsecond(op->args);
+	Node *dist, *bound;
+	int g;
+	if ((g = distance_call(o, l)) >= 0)
+	{
+		dist = l;
+		bound = r;
+	}
+	else if ((g = distance_call(o, r)) >= 0)
+	{
+		dist = r;
+		bound = l;
+		c = mirrored(c);
+	}
+	else
+		return NULL;
+	bool beyond = (c == kGt || c == kGe);
+	bool inclusive = (c == kGe || c == kLe);
+	Oid fn = beyond ? o.beyond_fn[g] : o.nearer_fn[g];
+	if (!OidIsValid(fn))
+		return NULL;
+	OpExpr *d = (OpExpr *) dist;
+	List *args = list_make4(linitial(d->args), lsecond(d->args), bound,
+							makeBoolConst(inclusive, false));
+	FuncExpr *f = makeFuncExpr(fn, BOOLOID, args, InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	f->location = op->location;
+	return (Node *) f;
+}
+
+/* NOT geoidx_dwithin(a, b, r, s) as geoidx_outside(a, b, r, s), or NULL. */
+Node *
+rewrite_not(const RewriteOids &o, BoolExpr *b)
+{
+	if (b->boolop != NOT_EXPR || list_length(b->args) != 1 || !IsA(linitial(b->args), FuncExpr))
+		return NULL;
+	FuncExpr *call = (FuncExpr *) linitial(b->args);
+	for (int g = 0; g < 2; g++)
+		if (OidIsValid(o.dwithin_fn[g]) && call->funcid == o.dwithin_fn[g] &&
+			OidIsValid(o.outside_fn[g]) && list_length(call->args) == 4)
+		{
+			FuncExpr *f = makeFuncExpr(o.outside_fn[g], BOOLOID, list_copy(call->args), InvalidOid,
+									   InvalidOid, COERCE_EXPLICIT_CALL);
+			f->location = call->location;
+			return (Node *) f;
+		}
+	return NULL;
+}
+
+/*
+ * One condition of an AND list (the planner has flattened nested ANDs into
+ * implicit-AND lists by now, and a bare condition is a list of one): replaced
+ * if it is one of the shapes. Only whole conditions are replaced; a comparison
+ * under OR or NOT stays as it is, which is also right, just not indexable.
+ */
+Node *
+rewrite_condition(const RewriteOids &o, Node *n, bool *changed)
+{
+	Node *r = NULL;
+	if (IsA(n, OpExpr))
+		r = rewrite_comparison(o, (OpExpr *) n);
+	else if (IsA(n, BoolExpr))
+		r = rewrite_not(o, (BoolExpr *) n);
+	if (r == NULL)
+		return n;
+	*changed = true;
+	return r;
+}
+
+Node *
+rewrite_quals(const RewriteOids &o, Node *quals, bool *changed)
+{
+	if (quals == NULL)
+		return NULL;
+	if (IsA(quals, List))
+	{
+		ListCell *lc;
+		foreach (lc, (List *) quals)
+			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), changed);
+		return quals;
+	}
+	if (is_andclause(quals))
+	{
+		ListCell *lc;
+		foreach (lc, ((BoolExpr *) quals)->args)
+			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), changed);
+		return quals;
+	}
+	return rewrite_condition(o, quals, changed);
+}
+
+void
+rewrite_jointree(const RewriteOids &o, Node *jt, bool *changed)
+{
+	if (jt == NULL)
+		return;
+	if (IsA(jt, FromExpr))
+	{
+		FromExpr *f = (FromExpr *) jt;
+		f->quals = rewrite_quals(o, f->quals, changed);
+		ListCell *lc;
+		foreach (lc, f->fromlist)
+			rewrite_jointree(o, (Node *) lfirst(lc), changed);
+	}
+	else if (IsA(jt, JoinExpr))
+	{
+		JoinExpr *j = (JoinExpr *) jt;
+		j->quals = rewrite_quals(o, j->quals, changed);
+		rewrite_jointree(o, j->larg, changed);
+		rewrite_jointree(o, j->rarg, changed);
+	}
+}
+
+void
+geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInfo *rel)
+{
+	if (prev_hook)
+		prev_hook(root, relid, inhparent, rel);
+	if (root->parse == NULL || root->parse->jointree == NULL || !IsTransactionState())
+		return;
+	const RewriteOids &o = rewrite_oids();
+	if (!o.present)
+		return;
+	bool changed = false;
+	rewrite_jointree(o, (Node *) root->parse->jointree, &changed);
+}
+
+} // namespace
+
+void
+geoidx_install_rewrite_hook(void)
+{
+	prev_hook = get_relation_info_hook;
+	get_relation_info_hook = geoidx_get_relation_info;
+}
