@@ -193,6 +193,119 @@ CREATE OPERATOR CLASS @extschema@.geoidx_geography_ops
 	OPERATOR 2 @extschema@.<~> (geography, geography) FOR ORDER BY pg_catalog.float_ops,
 	FUNCTION 1 @extschema@.geoidx_geography_decode(internal);
 
+-- Columns after the point (issue 5): USING geoidx (pos, category [, ...]) [INCLUDE (...)].
+-- The index keeps their values with each point and tests conditions on them
+-- (=, <, <=, >=, > through these operator classes) during the search, so that
+-- WHERE category = 7 ORDER BY pos <~> c LIMIT 10 reads only matching rows.
+-- Strategies number as btree's; the operators' own functions are called.
+-- col <@ array: col is one of the array's elements (= col = ANY(array), NULLs
+-- included); the planner rewrites col = ANY(array) and col IN (...) into it
+-- when col is such a column of a geoidx index (and of no other index).
+CREATE FUNCTION @extschema@.geoidx_in_array(anyelement, anyarray)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_in_array'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_in_array_sel(internal, oid, internal, integer)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_in_array_sel'
+	LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR @extschema@.<@ (
+	LEFTARG = anyelement,
+	RIGHTARG = anyarray,
+	FUNCTION = @extschema@.geoidx_in_array,
+	RESTRICT = @extschema@.geoidx_in_array_sel
+);
+
+CREATE OPERATOR FAMILY @extschema@.geoidx_integer_ops USING geoidx;
+ALTER OPERATOR FAMILY @extschema@.geoidx_integer_ops USING geoidx ADD
+	OPERATOR 6 @extschema@.<@ (anyelement, anyarray);
+
+CREATE OPERATOR CLASS @extschema@.geoidx_int2_ops
+	DEFAULT FOR TYPE int2 USING geoidx FAMILY @extschema@.geoidx_integer_ops AS
+	OPERATOR 1 pg_catalog.< (int2, int2),
+	OPERATOR 2 pg_catalog.<= (int2, int2),
+	OPERATOR 3 pg_catalog.= (int2, int2),
+	OPERATOR 4 pg_catalog.>= (int2, int2),
+	OPERATOR 5 pg_catalog.> (int2, int2);
+
+CREATE OPERATOR CLASS @extschema@.geoidx_int4_ops
+	DEFAULT FOR TYPE int4 USING geoidx FAMILY @extschema@.geoidx_integer_ops AS
+	OPERATOR 1 pg_catalog.< (int4, int4),
+	OPERATOR 2 pg_catalog.<= (int4, int4),
+	OPERATOR 3 pg_catalog.= (int4, int4),
+	OPERATOR 4 pg_catalog.>= (int4, int4),
+	OPERATOR 5 pg_catalog.> (int4, int4);
+
+CREATE OPERATOR CLASS @extschema@.geoidx_int8_ops
+	DEFAULT FOR TYPE int8 USING geoidx FAMILY @extschema@.geoidx_integer_ops AS
+	OPERATOR 1 pg_catalog.< (int8, int8),
+	OPERATOR 2 pg_catalog.<= (int8, int8),
+	OPERATOR 3 pg_catalog.= (int8, int8),
+	OPERATOR 4 pg_catalog.>= (int8, int8),
+	OPERATOR 5 pg_catalog.> (int8, int8);
+
+-- cross-type comparisons, so that int8_column = 7 (an int4 literal) is a condition too
+ALTER OPERATOR FAMILY @extschema@.geoidx_integer_ops USING geoidx ADD
+	OPERATOR 1 pg_catalog.< (int2, int4),
+	OPERATOR 2 pg_catalog.<= (int2, int4),
+	OPERATOR 3 pg_catalog.= (int2, int4),
+	OPERATOR 4 pg_catalog.>= (int2, int4),
+	OPERATOR 5 pg_catalog.> (int2, int4),
+	OPERATOR 1 pg_catalog.< (int2, int8),
+	OPERATOR 2 pg_catalog.<= (int2, int8),
+	OPERATOR 3 pg_catalog.= (int2, int8),
+	OPERATOR 4 pg_catalog.>= (int2, int8),
+	OPERATOR 5 pg_catalog.> (int2, int8),
+	OPERATOR 1 pg_catalog.< (int4, int2),
+	OPERATOR 2 pg_catalog.<= (int4, int2),
+	OPERATOR 3 pg_catalog.= (int4, int2),
+	OPERATOR 4 pg_catalog.>= (int4, int2),
+	OPERATOR 5 pg_catalog.> (int4, int2),
+	OPERATOR 1 pg_catalog.< (int4, int8),
+	OPERATOR 2 pg_catalog.<= (int4, int8),
+	OPERATOR 3 pg_catalog.= (int4, int8),
+	OPERATOR 4 pg_catalog.>= (int4, int8),
+	OPERATOR 5 pg_catalog.> (int4, int8),
+	OPERATOR 1 pg_catalog.< (int8, int2),
+	OPERATOR 2 pg_catalog.<= (int8, int2),
+	OPERATOR 3 pg_catalog.= (int8, int2),
+	OPERATOR 4 pg_catalog.>= (int8, int2),
+	OPERATOR 5 pg_catalog.> (int8, int2),
+	OPERATOR 1 pg_catalog.< (int8, int4),
+	OPERATOR 2 pg_catalog.<= (int8, int4),
+	OPERATOR 3 pg_catalog.= (int8, int4),
+	OPERATOR 4 pg_catalog.>= (int8, int4),
+	OPERATOR 5 pg_catalog.> (int8, int4);
+
+CREATE OPERATOR CLASS @extschema@.geoidx_bool_ops
+	DEFAULT FOR TYPE bool USING geoidx AS
+	OPERATOR 1 pg_catalog.< (bool, bool),
+	OPERATOR 2 pg_catalog.<= (bool, bool),
+	OPERATOR 3 pg_catalog.= (bool, bool),
+	OPERATOR 4 pg_catalog.>= (bool, bool),
+	OPERATOR 5 pg_catalog.> (bool, bool),
+	OPERATOR 6 @extschema@.<@ (anyelement, anyarray);
+
+CREATE OPERATOR CLASS @extschema@.geoidx_text_ops
+	DEFAULT FOR TYPE text USING geoidx AS
+	OPERATOR 1 pg_catalog.< (text, text),
+	OPERATOR 2 pg_catalog.<= (text, text),
+	OPERATOR 3 pg_catalog.= (text, text),
+	OPERATOR 4 pg_catalog.>= (text, text),
+	OPERATOR 5 pg_catalog.> (text, text),
+	OPERATOR 6 @extschema@.<@ (anyelement, anyarray);
+
+CREATE OPERATOR CLASS @extschema@.geoidx_uuid_ops
+	DEFAULT FOR TYPE uuid USING geoidx AS
+	OPERATOR 1 pg_catalog.< (uuid, uuid),
+	OPERATOR 2 pg_catalog.<= (uuid, uuid),
+	OPERATOR 3 pg_catalog.= (uuid, uuid),
+	OPERATOR 4 pg_catalog.>= (uuid, uuid),
+	OPERATOR 5 pg_catalog.> (uuid, uuid),
+	OPERATOR 6 @extschema@.<@ (anyelement, anyarray);
+
 -- Regions other than a disc (issue 5): keyset paging, rings, "not within".
 -- Each predicate is exactly the expression in its comment, NULLs included, and
 -- has a support function that makes it an index condition `col <@ circle`

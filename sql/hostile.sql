@@ -361,7 +361,10 @@ RESET enable_bitmapscan;
 
 -- DDL that geoidx does not support, and bad reloptions
 CREATE INDEX ON hx USING geoidx (g, rg);
-CREATE INDEX ON hx USING geoidx (g) INCLUDE (id);
+CREATE INDEX ON hx USING geoidx (id, g);
+CREATE INDEX hx_incl ON hx USING geoidx (g) INCLUDE (id);
+SELECT geoidx_verify('hx_incl');
+DROP INDEX hx_incl;
 CREATE UNIQUE INDEX ON hx USING geoidx (g);
 CREATE INDEX ON hx USING geoidx (g) WITH (fillfactor = 9);
 CREATE INDEX ON hx USING geoidx (g) WITH (fillfactor = 101);

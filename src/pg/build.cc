@@ -48,7 +48,8 @@ enum
 	kXAtt,
 	kYAtt,
 	kKindAtt,
-	kNatts = kKindAtt
+	kPayloadAtt, /* bytea: the payload IndexTuple's bytes, NULL for a single-column index */
+	kNatts = kPayloadAtt
 };
 
 int64
@@ -97,6 +98,17 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	slot->tts_values[kYAtt - 1] = Float8GetDatum(p.y);
 	slot->tts_values[kKindAtt - 1] = Int32GetDatum(kind);
 	memset(slot->tts_isnull, 0, sizeof(bool) * kNatts);
+	IndexTuple payload = geoidx_form_payload(index, values, isnull);
+	if (payload != NULL)
+	{
+		Size sz = IndexTupleSize(payload);
+		bytea *b = (bytea *) palloc(VARHDRSZ + sz);
+		SET_VARSIZE(b, VARHDRSZ + sz);
+		memcpy(VARDATA(b), payload, sz);
+		slot->tts_values[kPayloadAtt - 1] = PointerGetDatum(b);
+	}
+	else
+		slot->tts_isnull[kPayloadAtt - 1] = true;
 	ExecStoreVirtualTuple(slot);
 	tuplesort_puttupleslot(state->sort, slot);
 	state->indtuples += 1;
@@ -148,6 +160,13 @@ write_page(Relation index, Page page, BlockNumber blk)
 }
 
 int
+build_fillfactor(Relation index)
+{
+	GeoidxOptions *opts = (GeoidxOptions *) index->rd_options;
+	return opts ? opts->fillfactor : GEOIDX_DEFAULT_FILLFACTOR;
+}
+
+int
 fill_of(int capacity, int fillfactor)
 {
 	int n = capacity * fillfactor / 100;
@@ -167,11 +186,27 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 	bool have_pending = false;
 	int64 done = 0;
 
+	/* with payloads, fillfactor is a share of the page's bytes, not of its entry count */
+	const Size byte_limit = (Size) GEOIDX_ENTRIES_SPACE * build_fillfactor(state->index) / 100;
+
 	geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
 	while (tuplesort_gettupleslot(state->sort, true, false, state->slot, NULL))
 	{
 		bool isnull;
-		if (GeoidxPageCount(pending) >= per_leaf)
+		Datum pd = slot_getattr(state->slot, kPayloadAtt, &isnull);
+		const char *payload = NULL;
+		Size payload_size = 0;
+		if (!isnull)
+		{
+			bytea *b = DatumGetByteaPP(pd);
+			payload = VARDATA_ANY(b);
+			payload_size = VARSIZE_ANY_EXHDR(b);
+		}
+		PageHeader ph = (PageHeader) pending;
+		Size used = (ph->pd_lower - GEOIDX_ENTRIES_OFFSET) + (ph->pd_special - ph->pd_upper);
+		Size need = sizeof(GeoidxLeafEntry) + MAXALIGN(payload_size);
+		if (GeoidxPageCount(pending) >= per_leaf || !geoidx_leaf_fits(pending, payload_size) ||
+			(payload != NULL && GeoidxPageCount(pending) >= 2 && used + need > byte_limit))
 		{
 			/* a second leaf is coming, so the pending one is not the root */
 			level_add(&leaves, write_page(state->index, pending, InvalidBlockNumber),
@@ -183,9 +218,7 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 		e.flags = (uint16) DatumGetInt32(slot_getattr(state->slot, kKindAtt, &isnull));
 		e.x = DatumGetFloat8(slot_getattr(state->slot, kXAtt, &isnull));
 		e.y = DatumGetFloat8(slot_getattr(state->slot, kYAtt, &isnull));
-		int n = GeoidxPageCount(pending);
-		GeoidxLeafEntries(pending)[n] = e;
-		GeoidxPageSetCount(pending, n + 1);
+		geoidx_leaf_append(pending, &e, payload, payload_size);
 		if (GeoidxEntryIsPoint(&e))
 		{
 			geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
@@ -259,18 +292,36 @@ write_upper_levels(Relation index, Level below, Page root, int per_internal)
 	geoidx_recompute_box(root);
 }
 
-int
-build_fillfactor(Relation index)
-{
-	GeoidxOptions *opts = (GeoidxOptions *) index->rd_options;
-	return opts ? opts->fillfactor : GEOIDX_DEFAULT_FILLFACTOR;
-}
-
 } // namespace
+
+/*
+ * The point must be the first column, and only the first: the search keys on
+ * it, and ORDER BY <~> orders by it. Other key columns are filters (geoidx's
+ * scalar operator classes), INCLUDE columns anything.
+ */
+void
+geoidx_check_columns(Relation index)
+{
+	int nkeys = IndexRelationGetNumberOfKeyAttributes(index);
+	for (int att = 1; att <= nkeys; att++)
+	{
+		bool spatial = OidIsValid(index_getprocid(index, att, GEOIDX_DECODE_PROC));
+		if (spatial != (att == 1))
+			ereport(
+				ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("column %d of geoidx index \"%s\" %s", att, RelationGetRelationName(index),
+						att == 1 ? "must be the point (geometry or geography)"
+								 : "cannot be a point: only the first column is searched by "
+								   "location"),
+				 errhint("Put the point column first: USING geoidx (pos, other columns ...).")));
+	}
+}
 
 IndexBuildResult *
 geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 {
+	geoidx_check_columns(index);
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
 
@@ -296,6 +347,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	TupleDescInitEntry(desc, kXAtt, "x", FLOAT8OID, -1, 0);
 	TupleDescInitEntry(desc, kYAtt, "y", FLOAT8OID, -1, 0);
 	TupleDescInitEntry(desc, kKindAtt, "kind", INT4OID, -1, 0);
+	TupleDescInitEntry(desc, kPayloadAtt, "payload", BYTEAOID, -1, 0);
 	AttrNumber sort_atts[2] = {kKeyAtt, kTidAtt};
 	Oid sort_ops[2] = {Int8LessOperator, Int8LessOperator};
 	Oid collations[2] = {InvalidOid, InvalidOid};
@@ -346,6 +398,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 void
 geoidx_buildempty(Relation index)
 {
+	geoidx_check_columns(index);
 	PGAlignedBlock buf;
 	Page page = buf.data;
 

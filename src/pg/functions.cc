@@ -471,7 +471,8 @@ geoidx_within_circle(PG_FUNCTION_ARGS)
 
 	if (!read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
 	{
-		if (c->mode == (int) geoidx::RegionMode::within || c->mode == (int) geoidx::RegionMode::outside)
+		if (c->mode == (int) geoidx::RegionMode::within ||
+			c->mode == (int) geoidx::RegionMode::outside)
 			PG_RETURN_BOOL(c->mode == (int) geoidx::RegionMode::outside);
 		PG_RETURN_NULL();
 	}

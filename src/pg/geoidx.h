@@ -99,10 +99,32 @@ typedef struct GeoidxInternalEntry
 	geoidx::Box3 box; /* covers the child's page box */
 } GeoidxInternalEntry;
 
+/*
+ * An index with more columns than the point (extra key columns, INCLUDE
+ * columns) keeps them per entry as a payload: an IndexTuple of those columns
+ * (GeoidxRelInfo.payload_desc), stored at the end of the leaf page, growing
+ * down from pd_special to pd_upper while the entry array grows up to pd_lower.
+ * The entry's flags above the kind hold the payload's offset in the page in
+ * MAXALIGN units (0: no payload); a single-column index has no payloads and
+ * pd_upper stays at pd_special, so its pages are exactly as in format 2.
+ */
+#define GEOIDX_PAYLOAD_SHIFT 4
+#define GEOIDX_PAYLOAD_UNIT 8
+
+static_assert(MAXIMUM_ALIGNOF == GEOIDX_PAYLOAD_UNIT, "payload offsets count MAXALIGN units");
+static_assert(BLCKSZ / GEOIDX_PAYLOAD_UNIT < (1 << (16 - GEOIDX_PAYLOAD_SHIFT)),
+			  "a payload offset must fit in the entry's flags");
+
 static inline int
 GeoidxEntryKind(const GeoidxLeafEntry *e)
 {
 	return e->flags & GEOIDX_KIND_MASK;
+}
+
+static inline int
+GeoidxEntryPayloadOffset(const GeoidxLeafEntry *e)
+{
+	return (e->flags >> GEOIDX_PAYLOAD_SHIFT) * GEOIDX_PAYLOAD_UNIT;
 }
 
 static inline bool
@@ -174,6 +196,23 @@ typedef struct GeoidxOptions
 #define GEOIDX_DEFAULT_FILLFACTOR 90
 #define GEOIDX_MIN_FILLFACTOR 10
 
+/*
+ * What geoidx keeps per relcache entry (rd_amcache): the "value indexed by"
+ * text of error messages and, for an index with more than one column, the
+ * descriptor of the payload (the columns after the point).
+ */
+typedef struct GeoidxRelInfo
+{
+	const char *what;
+	TupleDesc payload_desc; /* NULL: the index has the point only */
+} GeoidxRelInfo;
+
+/*
+ * The largest payload: a quarter of a page, so that any split can put every
+ * entry somewhere and a page always takes at least three entries.
+ */
+#define GEOIDX_MAX_PAYLOAD (MAXALIGN_DOWN(GEOIDX_ENTRIES_SPACE / 4) - sizeof(GeoidxLeafEntry))
+
 /* a decoded indexed value */
 typedef struct GeoidxPoint
 {
@@ -191,6 +230,7 @@ typedef struct GeoidxDecodeRequest
 
 /* gserialized.cc: reads a PostGIS geometry/geography datum */
 extern const char *geoidx_index_what(Relation index);
+extern const GeoidxRelInfo *geoidx_rel_info(Relation index);
 extern void geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
@@ -207,6 +247,14 @@ extern XLogRecPtr geoidx_finish(Relation index, GenericXLogState *state, Buffer 
 extern XLogRecPtr geoidx_current_lsn(Relation index);
 extern XLogRecPtr geoidx_page_lsn(Relation index, Buffer buf);
 extern void geoidx_recompute_box(Page page);
+/* leaves with payloads (page.cc) */
+extern bool geoidx_leaf_fits(Page page, Size payload_size);
+extern void geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
+							   Size payload_size);
+extern IndexTuple geoidx_entry_payload(Relation index, BlockNumber blk, Page page,
+									   const GeoidxLeafEntry *e);
+extern void geoidx_leaf_rebuild(Page page, const bool *keep);
+extern IndexTuple geoidx_form_payload(Relation index, Datum *values, bool *isnull);
 extern const char *geoidx_relname(Relation index);
 
 /* insert.cc */
@@ -217,6 +265,7 @@ extern bool geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPoint
 /* build.cc */
 extern IndexBuildResult *geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo);
 extern void geoidx_buildempty(Relation index);
+extern void geoidx_check_columns(Relation index);
 
 /* scan.cc */
 extern IndexScanDesc geoidx_beginscan(Relation index, int nkeys, int norderbys);
@@ -256,7 +305,10 @@ extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_
 /* strategies */
 #define GEOIDX_STRATEGY_WITHIN 1
 #define GEOIDX_STRATEGY_DISTANCE 2
-#define GEOIDX_NSTRATEGIES 2
+/* scalar operator classes (the columns after the point) number as btree: < <= = >= > */
+#define GEOIDX_SCALAR_STRATEGIES 6 /* and 6: <@ (anyelement, anyarray), "is one of" */
+#define GEOIDX_SCALAR_IN 6
+#define GEOIDX_NSTRATEGIES 6
 #define GEOIDX_DECODE_PROC 1
 #define GEOIDX_NPROCS 1
 
@@ -277,5 +329,21 @@ typedef struct GeoidxCircle
 
 /* regions.cc: the region test of a circle value */
 extern geoidx::RegionTest geoidx_circle_region(const GeoidxCircle *c);
+
+/* regions.cc: col <@ array (strategy 6 of the scalar operator classes) */
+typedef struct GeoidxInList
+{
+	char *source; /* the array it was made from */
+	Size source_size;
+	Datum *elems;
+	bool *nulls;
+	int n;
+	bool any_null;
+	FmgrInfo eq;
+	Oid collation;
+} GeoidxInList;
+
+extern GeoidxInList *geoidx_in_list_make(ArrayType *arr, Oid collation, MemoryContext cxt);
+extern int geoidx_in_list_test(const GeoidxInList *list, Datum value);
 
 static_assert(sizeof(GeoidxCircle) == 32, "geoidx_circle is INTERNALLENGTH 32");

@@ -176,14 +176,55 @@ geoidx_geometry_decode(PG_FUNCTION_ARGS)
  * hand but almost none uses it, so it is built once per relcache entry
  * (rd_amcache is freed, and so rebuilt, when the entry is, e.g. on a rename).
  */
+const GeoidxRelInfo *
+geoidx_rel_info(Relation index)
+{
+	if (index->rd_amcache == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(index->rd_indexcxt);
+		GeoidxRelInfo *info = (GeoidxRelInfo *) palloc0(sizeof(GeoidxRelInfo));
+		info->what = psprintf("the value indexed by \"%s\"", RelationGetRelationName(index));
+		TupleDesc desc = RelationGetDescr(index);
+		if (desc->natts > 1)
+		{
+			TupleDesc pd = CreateTemplateTupleDesc(desc->natts - 1);
+			for (int i = 1; i < desc->natts; i++)
+				TupleDescCopyEntry(pd, (AttrNumber) i, desc, (AttrNumber) (i + 1));
+			info->payload_desc = pd;
+		}
+		MemoryContextSwitchTo(old);
+		index->rd_amcache = info;
+	}
+	return (const GeoidxRelInfo *) index->rd_amcache;
+}
+
 const char *
 geoidx_index_what(Relation index)
 {
-	if (index->rd_amcache == NULL)
-		index->rd_amcache =
-			MemoryContextStrdup(index->rd_indexcxt, psprintf("the value indexed by \"%s\"",
-															 RelationGetRelationName(index)));
-	return (const char *) index->rd_amcache;
+	return geoidx_rel_info(index)->what;
+}
+
+/*
+ * The payload of a row: its values of the columns after the point, as one
+ * IndexTuple of GeoidxRelInfo.payload_desc; NULL for a single-column index.
+ */
+IndexTuple
+geoidx_form_payload(Relation index, Datum *values, bool *isnull)
+{
+	TupleDesc pd = geoidx_rel_info(index)->payload_desc;
+	if (pd == NULL)
+		return NULL;
+	IndexTuple t = index_form_tuple(pd, values + 1, isnull + 1);
+	Size sz = IndexTupleSize(t);
+	if (sz > GEOIDX_MAX_PAYLOAD)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("index row of \"%s\" needs %zu bytes for the columns after the point, "
+						"geoidx allows %zu",
+						RelationGetRelationName(index), sz, (Size) GEOIDX_MAX_PAYLOAD),
+				 errhint("Index shorter values (a hash of a long text, say), or move the "
+						 "column out of the index.")));
+	return t;
 }
 
 void

@@ -82,6 +82,8 @@ geoidx_property(Oid index_oid, int attno, IndexAMProperty prop, const char *prop
 bool
 geoidx_canreturn(Relation index, int attno)
 {
+	if (attno > 1)
+		return true; /* the payload holds the column's value as the heap has it */
 	if (attno != 1)
 		return false;
 	int32 typmod = TupleDescAttr(RelationGetDescr(index), 0)->atttypmod;
@@ -114,9 +116,29 @@ geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost 
 {
 	GenericCosts costs;
 	MemSet(&costs, 0, sizeof(costs));
+	IndexOptInfo *index = path->indexinfo;
+
+	/*
+	 * The tree prunes by the point's conditions only; those on the other
+	 * columns are tested on every entry the point's conditions leave. So the
+	 * entries read are the point conditions' share of the index, while the
+	 * rows returned (the heap's cost) are all conditions' share.
+	 */
+	List *spatial = NIL;
+	ListCell *lc;
+	foreach (lc, path->indexclauses)
+	{
+		IndexClause *ic = (IndexClause *) lfirst(lc);
+		if (ic->indexcol == 0)
+			spatial = lappend(spatial, ic->rinfo);
+	}
+	if (list_length(spatial) < list_length(path->indexclauses))
+	{
+		Selectivity s = clauselist_selectivity(root, spatial, index->rel->relid, JOIN_INNER, NULL);
+		costs.numIndexTuples = Max(1.0, rint(s * index->tuples));
+	}
 	genericcostestimate(root, path, loop_count, &costs);
 
-	IndexOptInfo *index = path->indexinfo;
 	double levels = 1.0;
 	if (index->tuples > 1.0)
 		levels = ceil(log(index->tuples) / log((double) GEOIDX_INTERNAL_CAPACITY * 0.7)) + 1.0;
@@ -145,7 +167,7 @@ geoidx_handler(PG_FUNCTION_ARGS)
 	am->amcanorderbyop = true;
 	am->amcanbackward = false;
 	am->amcanunique = false;
-	am->amcanmulticol = false;
+	am->amcanmulticol = true;
 	am->amoptionalkey = true;
 	am->amsearcharray = false;
 	am->amsearchnulls = false;
@@ -153,7 +175,7 @@ geoidx_handler(PG_FUNCTION_ARGS)
 	am->amclusterable = true;
 	am->ampredlocks = false;
 	am->amcanparallel = false;
-	am->amcaninclude = false;
+	am->amcaninclude = true;
 	am->amusemaintenanceworkmem = true;
 	am->amparallelvacuumoptions = VACUUM_OPTION_PARALLEL_BULKDEL | VACUUM_OPTION_PARALLEL_CLEANUP;
 	am->amkeytype = InvalidOid;

@@ -90,14 +90,22 @@ enlarge_entry(Relation index, Buffer buf, int i, const geoidx::Vec3 &v)
 	geoidx_finish(index, st, &buf, 1);
 }
 
+/* What one insert adds: the entry, its point (NULL for a NULL or EMPTY row), its payload. */
+struct NewEntry
+{
+	GeoidxLeafEntry entry;
+	const geoidx::Vec3 *v;
+	const char *payload; /* NULL: none */
+	Size payload_size;
+};
+
 void
-append_leaf(Relation index, Buffer buf, const GeoidxLeafEntry &entry, const geoidx::Vec3 *v)
+append_leaf(Relation index, Buffer buf, const NewEntry &ne)
 {
 	GenericXLogState *st = GenericXLogStart(index);
 	Page p = GenericXLogRegisterBuffer(st, buf, 0);
-	int n = GeoidxPageCount(p);
-	GeoidxLeafEntries(p)[n] = entry;
-	GeoidxPageSetCount(p, n + 1);
+	geoidx_leaf_append(p, &ne.entry, ne.payload, ne.payload_size);
+	const geoidx::Vec3 *v = ne.v;
 	if (v != NULL)
 		geoidx::box_extend(GeoidxPageGetBox(p), *v);
 	geoidx_finish(index, st, &buf, 1);
@@ -117,9 +125,10 @@ read_locked(Relation index, Buffer buf)
  * on the way are reported through *unfinished (the page, locked by nobody).
  */
 Outcome
-descend_and_insert(Relation index, const GeoidxLeafEntry &entry, const geoidx::Vec3 *v,
-				   PathStep *path, int *depth, BlockNumber *unfinished)
+descend_and_insert(Relation index, const NewEntry &ne, PathStep *path, int *depth,
+				   BlockNumber *unfinished)
 {
+	const geoidx::Vec3 *v = ne.v;
 	BlockNumber blk = GEOIDX_ROOT_BLKNO;
 	Buffer buf = ReadBuffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -166,9 +175,9 @@ descend_and_insert(Relation index, const GeoidxLeafEntry &entry, const geoidx::V
 
 		if (GeoidxPageIsLeaf(page))
 		{
-			if (GeoidxPageCount(page) < GEOIDX_LEAF_CAPACITY)
+			if (geoidx_leaf_fits(page, ne.payload_size))
 			{
-				append_leaf(index, buf, entry, v);
+				append_leaf(index, buf, ne);
 				UnlockReleaseBuffer(buf);
 				return Outcome::done;
 			}
@@ -281,13 +290,25 @@ entry_boxes(Page page, int n)
 	return boxes;
 }
 
+/* Bytes leaf entry i (with its payload in src) takes on a page. */
+Size
+leaf_entry_bytes(const GeoidxLeafEntry *e, const char *src)
+{
+	int off = GeoidxEntryPayloadOffset(e);
+	return sizeof(GeoidxLeafEntry) + (off ? MAXALIGN(IndexTupleSize((IndexTuple) (src + off))) : 0);
+}
+
 /*
  * Distributes n entries (raw bytes of entry_size each, boxes alongside) over
- * two already initialised pages.
+ * two already initialised pages. Leaf entries with payloads (src: a copy of
+ * the page they come from) are placed with them; if the cut the boxes chose
+ * leaves either side with more bytes than a page holds, the cut moves along
+ * the same order to the nearest one that fits (one exists: no entry takes more
+ * than a quarter of a page).
  */
 void
 distribute(const char *entries, const geoidx::Box3 *boxes, int n, int entry_size, Page left,
-		   Page right)
+		   Page right, const char *src)
 {
 	size_t *order = (size_t *) palloc(sizeof(size_t) * n);
 	geoidx::Box3 *scratch = (geoidx::Box3 *) palloc(sizeof(geoidx::Box3) * 2 * n);
@@ -295,27 +316,60 @@ distribute(const char *entries, const geoidx::Box3 *boxes, int n, int entry_size
 	size_t left_count;
 	geoidx::choose_split(boxes, n, (size_t) n * 3 / 10, order, &left_count, scratch, keys);
 
+	const GeoidxLeafEntry *le = (const GeoidxLeafEntry *) entries;
+	if (src != NULL)
+	{
+		Size *prefix = (Size *) palloc(sizeof(Size) * (n + 1));
+		prefix[0] = 0;
+		for (int k = 0; k < n; k++)
+			prefix[k + 1] = prefix[k] + leaf_entry_bytes(&le[order[k]], src);
+		const Size cap = GEOIDX_ENTRIES_SPACE;
+		auto fits = [&](size_t k) { return prefix[k] <= cap && prefix[n] - prefix[k] <= cap; };
+		if (!fits(left_count))
+		{
+			size_t best = 0;
+			for (size_t k = 1; k < (size_t) n; k++)
+				if (fits(k) &&
+					(best == 0 || (k > left_count ? k - left_count : left_count - k) <
+									  (best > left_count ? best - left_count : left_count - best)))
+					best = k;
+			if (best == 0)
+				elog(ERROR, "geoidx: no split of %d entries fits on two pages", n);
+			left_count = best;
+		}
+		pfree(prefix);
+	}
+
 	char *l = (char *) left + GEOIDX_ENTRIES_OFFSET;
 	char *r = (char *) right + GEOIDX_ENTRIES_OFFSET;
 	geoidx::Box3 lbox = geoidx::box_empty(), rbox = geoidx::box_empty();
+	if (src != NULL)
+	{
+		GeoidxPageSetCount(left, 0);
+		GeoidxPageSetCount(right, 0);
+	}
 	for (int k = 0; k < n; k++)
 	{
 		size_t i = order[k];
-		if ((size_t) k < left_count)
+		bool to_left = (size_t) k < left_count;
+		geoidx::box_extend(to_left ? &lbox : &rbox, boxes[i]);
+		if (src != NULL)
 		{
-			memcpy(l, entries + i * entry_size, entry_size);
-			l += entry_size;
-			geoidx::box_extend(&lbox, boxes[i]);
+			int off = GeoidxEntryPayloadOffset(&le[i]);
+			const char *payload = off ? src + off : NULL;
+			geoidx_leaf_append(to_left ? left : right, &le[i], payload,
+							   payload ? IndexTupleSize((IndexTuple) payload) : 0);
+			continue;
 		}
-		else
-		{
-			memcpy(r, entries + i * entry_size, entry_size);
-			r += entry_size;
-			geoidx::box_extend(&rbox, boxes[i]);
-		}
+		char **dst = to_left ? &l : &r;
+		memcpy(*dst, entries + i * entry_size, entry_size);
+		*dst += entry_size;
 	}
-	GeoidxPageSetCount(left, (int) left_count);
-	GeoidxPageSetCount(right, n - (int) left_count);
+	if (src == NULL)
+	{
+		GeoidxPageSetCount(left, (int) left_count);
+		GeoidxPageSetCount(right, n - (int) left_count);
+	}
 	*GeoidxPageGetBox(left) = lbox;
 	*GeoidxPageGetBox(right) = rbox;
 }
@@ -329,7 +383,7 @@ distribute(const char *entries, const geoidx::Box3 *boxes, int n, int entry_size
  */
 BlockNumber
 split_page(Relation index, Buffer buf, const char *entries, const geoidx::Box3 *boxes, int n,
-		   Buffer child_buf, XLogRecPtr child_nsn)
+		   Buffer child_buf, XLogRecPtr child_nsn, const char *src)
 {
 	Page page = BufferGetPage(buf);
 	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
@@ -351,7 +405,7 @@ split_page(Relation index, Buffer buf, const char *entries, const geoidx::Box3 *
 		Page bp = GenericXLogRegisterBuffer(st, b, GENERIC_XLOG_FULL_IMAGE);
 		geoidx_init_page(ap, leaf, level);
 		geoidx_init_page(bp, leaf, level);
-		distribute(entries, boxes, n, esz, ap, bp);
+		distribute(entries, boxes, n, esz, ap, bp, src);
 		geoidx_init_page(rp, 0, level + 1);
 		GeoidxInternalEntry *re = GeoidxInternalEntries(rp);
 		re[0].child = BufferGetBlockNumber(a);
@@ -389,7 +443,7 @@ split_page(Relation index, Buffer buf, const char *entries, const geoidx::Box3 *
 		geoidx_init_page(rp, leaf, level);
 		/* the left page keeps its block, so its entries are rewritten in place */
 		geoidx_init_page(lp, leaf, level);
-		distribute(entries, boxes, n, esz, lp, rp);
+		distribute(entries, boxes, n, esz, lp, rp, src);
 		GeoidxPageOpaque rop = GeoidxPageGetOpaque(rp);
 		rop->rightlink = old_right;
 		rop->nsn = old_nsn;
@@ -505,7 +559,8 @@ finish_split(Relation index, PathStep *path, int d, BlockNumber left, BlockNumbe
 		for (int k = 0; k <= n; k++)
 			boxes[k] = all[k].box;
 		BlockNumber pblk = path[d].blk;
-		BlockNumber newright = split_page(index, pbuf, (const char *) all, boxes, n + 1, lbuf, nsn);
+		BlockNumber newright =
+			split_page(index, pbuf, (const char *) all, boxes, n + 1, lbuf, nsn, NULL);
 		UnlockReleaseBuffer(lbuf);
 		pfree(all);
 		pfree(boxes);
@@ -522,13 +577,13 @@ finish_split(Relation index, PathStep *path, int d, BlockNumber left, BlockNumbe
 }
 
 void
-split_leaf(Relation index, BlockNumber blk, PathStep *path, int depth)
+split_leaf(Relation index, BlockNumber blk, PathStep *path, int depth, Size payload_size)
 {
 	Buffer buf = ReadBuffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	Page page = read_locked(index, buf);
 	int n = GeoidxPageCount(page);
-	if (n < GEOIDX_LEAF_CAPACITY || !GeoidxPageIsLeaf(page) ||
+	if (!GeoidxPageIsLeaf(page) || geoidx_leaf_fits(page, payload_size) || n < 2 ||
 		(GeoidxPageGetOpaque(page)->flags & GEOIDX_F_FOLLOW_RIGHT))
 	{
 		/* vacuum made room meanwhile, or something else changed: just retry */
@@ -537,15 +592,21 @@ split_leaf(Relation index, BlockNumber blk, PathStep *path, int depth)
 	}
 	char *entries = (char *) palloc(sizeof(GeoidxLeafEntry) * n);
 	memcpy(entries, GeoidxLeafEntries(page), sizeof(GeoidxLeafEntry) * n);
+	/* the payloads come along from a copy: the split rewrites the page in place */
+	char *src = (char *) palloc(BLCKSZ);
+	memcpy(src, page, BLCKSZ);
+	for (int i = 0; i < n; i++)
+		(void) geoidx_entry_payload(index, blk, page, &GeoidxLeafEntries(page)[i]);
 	geoidx::Box3 *boxes = entry_boxes(page, n);
-	BlockNumber right = split_page(index, buf, entries, boxes, n, InvalidBuffer, InvalidXLogRecPtr);
+	BlockNumber right =
+		split_page(index, buf, entries, boxes, n, InvalidBuffer, InvalidXLogRecPtr, src);
 	if (right != InvalidBlockNumber)
 		finish_split(index, path, depth - 1, blk, right);
 }
 
 /* Inserts under the split lock, splitting what is full and finishing what a crash left. */
 void
-insert_with_split_lock(Relation index, const GeoidxLeafEntry &entry, const geoidx::Vec3 *v)
+insert_with_split_lock(Relation index, const NewEntry &ne)
 {
 	MemoryContext cxt =
 		AllocSetContextCreate(CurrentMemoryContext, "geoidx split", ALLOCSET_DEFAULT_SIZES);
@@ -557,7 +618,7 @@ insert_with_split_lock(Relation index, const GeoidxLeafEntry &entry, const geoid
 		int depth = 0;
 		BlockNumber unfinished = InvalidBlockNumber;
 		CHECK_FOR_INTERRUPTS();
-		Outcome r = descend_and_insert(index, entry, v, path, &depth, &unfinished);
+		Outcome r = descend_and_insert(index, ne, path, &depth, &unfinished);
 		if (r == Outcome::done)
 			break;
 		if (attempt > 1000)
@@ -580,7 +641,7 @@ insert_with_split_lock(Relation index, const GeoidxLeafEntry &entry, const geoid
 				finish_split(index, path, depth - 1, unfinished, right);
 			continue;
 		}
-		split_leaf(index, path[depth].blk, path, depth);
+		split_leaf(index, path[depth].blk, path, depth, ne.payload_size);
 		MemoryContextReset(cxt);
 	}
 	UnlockPage(index, GEOIDX_METAPAGE_BLKNO, ExclusiveLock);
@@ -616,6 +677,12 @@ geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, 
 			entry.y = p.y;
 		}
 	}
+	IndexTuple payload = geoidx_form_payload(index, values, isnull);
+	NewEntry ne;
+	ne.entry = entry;
+	ne.v = v;
+	ne.payload = (const char *) payload;
+	ne.payload_size = payload ? IndexTupleSize(payload) : 0;
 
 	/*
 	 * A descent restarts when a page it was about to change was split under
@@ -627,12 +694,12 @@ geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, 
 	for (int restarts = 0;; restarts++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		Outcome r = descend_and_insert(index, entry, v, NULL, NULL, NULL);
+		Outcome r = descend_and_insert(index, ne, NULL, NULL, NULL);
 		if (r == Outcome::done)
 			break;
 		if (r == Outcome::need_split_lock || restarts >= 100)
 		{
-			insert_with_split_lock(index, entry, v);
+			insert_with_split_lock(index, ne);
 			break;
 		}
 	}

@@ -103,6 +103,10 @@ geoidx_check_page(Relation index, Buffer buf, Page page)
 		(ph->pd_lower - GEOIDX_ENTRIES_OFFSET) % esz != 0 ||
 		GeoidxPageCount(page) > GeoidxPageCapacity(page))
 		corrupted(index, blk, "pd_lower does not end an entry array");
+	/* the payload area: leaves only, MAXALIGNed, between the entries and the special space */
+	if (ph->pd_upper > ph->pd_special || ph->pd_upper != MAXALIGN(ph->pd_upper) ||
+		(!(op->flags & GEOIDX_F_LEAF) && ph->pd_upper != ph->pd_special))
+		corrupted(index, blk, "pd_upper does not start a payload area");
 	if (op->rightlink == blk || op->rightlink == GEOIDX_METAPAGE_BLKNO ||
 		op->rightlink == GEOIDX_ROOT_BLKNO)
 		corrupted(index, blk, "the right-link points to itself, the metapage or the root");
@@ -216,4 +220,85 @@ geoidx_recompute_box(Page page)
 			geoidx::box_extend(&box, e[i].box);
 	}
 	*GeoidxPageGetBox(page) = box;
+}
+
+/* ---------- leaves with payloads ---------- */
+
+/* Room on a leaf for one more entry whose payload is payload_size bytes (0: none). */
+bool
+geoidx_leaf_fits(Page page, Size payload_size)
+{
+	PageHeader ph = (PageHeader) page;
+	Size need = sizeof(GeoidxLeafEntry) + MAXALIGN(payload_size);
+	return ph->pd_lower + need <= ph->pd_upper;
+}
+
+/*
+ * Appends an entry (its payload offset bits are replaced) and its payload.
+ * The caller has checked geoidx_leaf_fits; the page's box is the caller's.
+ */
+void
+geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload, Size payload_size)
+{
+	PageHeader ph = (PageHeader) page;
+	int n = GeoidxPageCount(page);
+	GeoidxLeafEntry e = *entry;
+	e.flags &= GEOIDX_KIND_MASK;
+	if (payload != NULL)
+	{
+		Size sz = MAXALIGN(payload_size);
+		Assert(ph->pd_lower + sizeof(GeoidxLeafEntry) + sz <= ph->pd_upper);
+		ph->pd_upper -= sz;
+		memset((char *) page + ph->pd_upper, 0, sz);
+		memcpy((char *) page + ph->pd_upper, payload, payload_size);
+		e.flags |= (uint16) ((ph->pd_upper / GEOIDX_PAYLOAD_UNIT) << GEOIDX_PAYLOAD_SHIFT);
+	}
+	GeoidxLeafEntries(page)[n] = e;
+	GeoidxPageSetCount(page, n + 1);
+}
+
+/*
+ * The payload of entry e on a leaf, checked to lie inside the payload area (a
+ * corrupted offset is an error, not a wild read); NULL if it has none.
+ */
+IndexTuple
+geoidx_entry_payload(Relation index, BlockNumber blk, Page page, const GeoidxLeafEntry *e)
+{
+	int off = GeoidxEntryPayloadOffset(e);
+	if (off == 0)
+		return NULL;
+	PageHeader ph = (PageHeader) page;
+	if (off < ph->pd_upper || off + (int) sizeof(IndexTupleData) > ph->pd_special)
+		corrupted(index, blk, "an entry's payload lies outside the payload area");
+	IndexTuple t = (IndexTuple) ((char *) page + off);
+	Size sz = IndexTupleSize(t);
+	if (sz < sizeof(IndexTupleData) || off + sz > ph->pd_special)
+		corrupted(index, blk, "an entry's payload runs past the payload area");
+	return t;
+}
+
+/*
+ * Rewrites a leaf with only the entries keep[] marks (all if keep is NULL),
+ * their payloads packed again from pd_special down: what VACUUM does after
+ * removing entries. Boxes are left alone (a larger box is still correct).
+ */
+void
+geoidx_leaf_rebuild(Page page, const bool *keep)
+{
+	PGAlignedBlock copy;
+	memcpy(copy.data, page, BLCKSZ);
+	int n = GeoidxPageCount(copy.data);
+	GeoidxLeafEntry *e = GeoidxLeafEntries(copy.data);
+	PageHeader ph = (PageHeader) page;
+	ph->pd_upper = ph->pd_special;
+	GeoidxPageSetCount(page, 0);
+	for (int i = 0; i < n; i++)
+	{
+		if (keep && !keep[i])
+			continue;
+		int off = GeoidxEntryPayloadOffset(&e[i]);
+		const char *payload = off ? copy.data + off : NULL;
+		geoidx_leaf_append(page, &e[i], payload,
+						   payload ? IndexTupleSize((IndexTuple) payload) : 0);
+	}
 }

@@ -19,8 +19,10 @@
 
 extern "C"
 {
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
+#include "utils/typcache.h"
 }
 
 extern void geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres,
@@ -45,8 +47,8 @@ geoidx_circle_region(const GeoidxCircle *c)
 	if (mode < 0 || mode >= geoidx::kRegionModes)
 		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
 						errmsg("geoidx_circle value has an unknown region %d", mode)));
-	return geoidx::region_test(geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat}),
-							   c->radius, c->use_spheroid != 0, (geoidx::RegionMode) mode);
+	return geoidx::region_test(geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat}), c->radius,
+							   c->use_spheroid != 0, (geoidx::RegionMode) mode);
 }
 
 namespace
@@ -181,4 +183,77 @@ geoidx_ring(PG_FUNCTION_ARGS)
 		PG_RETURN_BOOL(false);
 	PG_RETURN_BOOL(geoidx::st_dwithin(a, b, rmax, use_spheroid) &&
 				   !geoidx::st_dwithin(a, b, rmin, use_spheroid));
+}
+
+/* ---------- col <@ array: "is one of", the index form of col = ANY(array) ---------- */
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_in_array);
+}
+
+/*
+ * value <@ array = value = ANY(array) with the element type's default
+ * equality, NULLs included: true if an element equals the value, else NULL if
+ * an element is NULL, else false.
+ */
+extern "C" Datum
+geoidx_in_array(PG_FUNCTION_ARGS)
+{
+	Datum value = PG_GETARG_DATUM(0);
+	ArrayType *arr = PG_GETARG_ARRAYTYPE_P(1);
+	GeoidxInList *list = (GeoidxInList *) fcinfo->flinfo->fn_extra;
+	if (list == NULL || list->source_size != VARSIZE(arr) ||
+		memcmp(list->source, arr, VARSIZE(arr)) != 0)
+	{
+		list = geoidx_in_list_make(arr, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
+		fcinfo->flinfo->fn_extra = list;
+	}
+	int r = geoidx_in_list_test(list, value);
+	if (r < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(r > 0);
+}
+
+/* The array's elements and the equality to compare with them, made once per array. */
+GeoidxInList *
+geoidx_in_list_make(ArrayType *arr, Oid collation, MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	GeoidxInList *list = (GeoidxInList *) palloc0(sizeof(GeoidxInList));
+	list->source_size = VARSIZE(arr);
+	list->source = (char *) palloc(list->source_size);
+	memcpy(list->source, arr, list->source_size);
+	ArrayType *copy = (ArrayType *) list->source;
+	Oid elemtype = ARR_ELEMTYPE(copy);
+	TypeCacheEntry *tc = lookup_type_cache(elemtype, TYPECACHE_EQ_OPR_FINFO);
+	if (!OidIsValid(tc->eq_opr_finfo.fn_oid))
+		ereport(ERROR, (errcode(ERRCODE_UNDEFINED_FUNCTION),
+						errmsg("could not identify an equality operator for type %s",
+							   format_type_be(elemtype))));
+	fmgr_info_copy(&list->eq, &tc->eq_opr_finfo, cxt);
+	list->collation = collation;
+	int16 typlen;
+	bool typbyval;
+	char typalign;
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	deconstruct_array(copy, elemtype, typlen, typbyval, typalign, &list->elems, &list->nulls,
+					  &list->n);
+	list->any_null = false;
+	for (int i = 0; i < list->n; i++)
+		list->any_null |= list->nulls[i];
+	MemoryContextSwitchTo(old);
+	return list;
+}
+
+/* 1: an element equals value; 0: none does and none is NULL; -1: none does, one is NULL. */
+int
+geoidx_in_list_test(const GeoidxInList *list, Datum value)
+{
+	for (int i = 0; i < list->n; i++)
+		if (!list->nulls[i] &&
+			DatumGetBool(FunctionCall2Coll(const_cast<FmgrInfo *>(&list->eq), list->collation,
+										   value, list->elems[i])))
+			return 1;
+	return list->any_null ? -1 : 0;
 }

@@ -16,6 +16,7 @@
  *   a <~> b <  x   ->  geoidx_nearer(a, b, x, false)    (also x >  a <~> b)
  *   a <~> b <= x   ->  geoidx_nearer(a, b, x, true)     (also x >= a <~> b)
  *   NOT geoidx_dwithin(a, b, r, s)  ->  geoidx_outside(a, b, r, s)
+ *   col = ANY(array), col IN (...)  ->  col <@ array      (see rewrite_in)
  *
  * are replaced, in the query being planned only. Each replacement computes
  * the same value as what it replaces for every input, NULL included (see
@@ -30,6 +31,7 @@
 extern "C"
 {
 #include "catalog/pg_extension.h"
+#include "commands/defrem.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_proc.h"
@@ -42,6 +44,7 @@ extern "C"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 }
 
 extern Oid geoidx_extension_schema_if_exists(const char *extname);
@@ -71,6 +74,8 @@ struct RewriteOids
 	Oid beyond_fn[2];
 	Oid nearer_fn[2];
 	Oid outside_fn[2];
+	Oid in_op; /* <@ (anyelement, anyarray) */
+	Oid geoidx_am;
 };
 
 RewriteOids roids;
@@ -122,15 +127,17 @@ rewrite_oids()
 									ObjectIdGetDatum(postgis));
 			const Oid args4[4] = {t, t, FLOAT8OID, BOOLOID};
 			roids.distance_op[g] = OidIsValid(t) ? lookup_op("<~>", t, t, ours) : InvalidOid;
-			roids.dwithin_fn[g] = OidIsValid(t) ? lookup_fn("geoidx_dwithin", ours, 4, args4)
-												: InvalidOid;
-			roids.beyond_fn[g] = OidIsValid(t) ? lookup_fn("geoidx_beyond", ours, 4, args4)
-											   : InvalidOid;
-			roids.nearer_fn[g] = OidIsValid(t) ? lookup_fn("geoidx_nearer", ours, 4, args4)
-											   : InvalidOid;
-			roids.outside_fn[g] = OidIsValid(t) ? lookup_fn("geoidx_outside", ours, 4, args4)
-												: InvalidOid;
+			roids.dwithin_fn[g] =
+				OidIsValid(t) ? lookup_fn("geoidx_dwithin", ours, 4, args4) : InvalidOid;
+			roids.beyond_fn[g] =
+				OidIsValid(t) ? lookup_fn("geoidx_beyond", ours, 4, args4) : InvalidOid;
+			roids.nearer_fn[g] =
+				OidIsValid(t) ? lookup_fn("geoidx_nearer", ours, 4, args4) : InvalidOid;
+			roids.outside_fn[g] =
+				OidIsValid(t) ? lookup_fn("geoidx_outside", ours, 4, args4) : InvalidOid;
 		}
+		roids.in_op = lookup_op("<@", ANYELEMENTOID, ANYARRAYOID, ours);
+		roids.geoidx_am = get_am_oid("geoidx", true);
 		roids.present = OidIsValid(roids.distance_op[0]) && OidIsValid(roids.beyond_fn[0]);
 	}
 	roids.valid = true;
@@ -208,8 +215,8 @@ rewrite_comparison(const RewriteOids &o, OpExpr *op)
 	if (!OidIsValid(fn))
 		return NULL;
 	OpExpr *d = (OpExpr *) dist;
-	List *args = list_make4(linitial(d->args), lsecond(d->args), bound,
-							makeBoolConst(inclusive, false));
+	List *args =
+		list_make4(linitial(d->args), lsecond(d->args), bound, makeBoolConst(inclusive, false));
 	FuncExpr *f = makeFuncExpr(fn, BOOLOID, args, InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	f->location = op->location;
 	return (Node *) f;
@@ -235,19 +242,67 @@ rewrite_not(const RewriteOids &o, BoolExpr *b)
 }
 
 /*
+ * col = ANY(array) (and col IN (...)) as col <@ array, or NULL: only for a
+ * column of this table that a geoidx index keeps after its point and that no
+ * other index of the table has as a key (a btree on it wants = ANY as it is),
+ * with the column type's own equality and an array of that type. PostgreSQL 15
+ * would otherwise leave = ANY on a column after the first out of an ordered
+ * (k-NN) scan; col <@ array is an ordinary index condition.
+ */
+Node *
+rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel)
+{
+	if (!saop->useOr || list_length(saop->args) != 2 || !OidIsValid(o.in_op) || rel == NULL)
+		return NULL;
+	Node *l = (Node *) linitial(saop->args);
+	Node *arr = (Node *) lsecond(saop->args);
+	if (!IsA(l, Var))
+		return NULL;
+	Var *v = (Var *) l;
+	if ((Index) v->varno != rel->relid || v->varlevelsup != 0 || v->varattno <= 0)
+		return NULL;
+	TypeCacheEntry *tc = lookup_type_cache(v->vartype, TYPECACHE_EQ_OPR);
+	if (saop->opno != tc->eq_opr || get_element_type(exprType(arr)) != v->vartype)
+		return NULL;
+	bool in_geoidx = false;
+	ListCell *lc;
+	foreach (lc, rel->indexlist)
+	{
+		IndexOptInfo *ix = (IndexOptInfo *) lfirst(lc);
+		for (int k = 0; k < ix->nkeycolumns; k++)
+		{
+			if (ix->indexkeys[k] != v->varattno)
+				continue;
+			if (ix->relam != o.geoidx_am)
+				return NULL;
+			if (k > 0)
+				in_geoidx = true;
+		}
+	}
+	if (!in_geoidx)
+		return NULL;
+	OpExpr *op = (OpExpr *) make_opclause(o.in_op, BOOLOID, false, (Expr *) l, (Expr *) arr,
+										  InvalidOid, saop->inputcollid);
+	op->location = saop->location;
+	return (Node *) op;
+}
+
+/*
  * One condition of an AND list (the planner has flattened nested ANDs into
  * implicit-AND lists by now, and a bare condition is a list of one): replaced
  * if it is one of the shapes. Only whole conditions are replaced; a comparison
  * under OR or NOT stays as it is, which is also right, just not indexable.
  */
 Node *
-rewrite_condition(const RewriteOids &o, Node *n, bool *changed)
+rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, bool *changed)
 {
 	Node *r = NULL;
 	if (IsA(n, OpExpr))
 		r = rewrite_comparison(o, (OpExpr *) n);
 	else if (IsA(n, BoolExpr))
 		r = rewrite_not(o, (BoolExpr *) n);
+	else if (IsA(n, ScalarArrayOpExpr))
+		r = rewrite_in(o, (ScalarArrayOpExpr *) n, rel);
 	if (r == NULL)
 		return n;
 	*changed = true;
@@ -255,7 +310,7 @@ rewrite_condition(const RewriteOids &o, Node *n, bool *changed)
 }
 
 Node *
-rewrite_quals(const RewriteOids &o, Node *quals, bool *changed)
+rewrite_quals(const RewriteOids &o, Node *quals, RelOptInfo *rel, bool *changed)
 {
 	if (quals == NULL)
 		return NULL;
@@ -263,38 +318,38 @@ rewrite_quals(const RewriteOids &o, Node *quals, bool *changed)
 	{
 		ListCell *lc;
 		foreach (lc, (List *) quals)
-			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), changed);
+			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, changed);
 		return quals;
 	}
 	if (is_andclause(quals))
 	{
 		ListCell *lc;
 		foreach (lc, ((BoolExpr *) quals)->args)
-			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), changed);
+			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, changed);
 		return quals;
 	}
-	return rewrite_condition(o, quals, changed);
+	return rewrite_condition(o, quals, rel, changed);
 }
 
 void
-rewrite_jointree(const RewriteOids &o, Node *jt, bool *changed)
+rewrite_jointree(const RewriteOids &o, Node *jt, RelOptInfo *rel, bool *changed)
 {
 	if (jt == NULL)
 		return;
 	if (IsA(jt, FromExpr))
 	{
 		FromExpr *f = (FromExpr *) jt;
-		f->quals = rewrite_quals(o, f->quals, changed);
+		f->quals = rewrite_quals(o, f->quals, rel, changed);
 		ListCell *lc;
 		foreach (lc, f->fromlist)
-			rewrite_jointree(o, (Node *) lfirst(lc), changed);
+			rewrite_jointree(o, (Node *) lfirst(lc), rel, changed);
 	}
 	else if (IsA(jt, JoinExpr))
 	{
 		JoinExpr *j = (JoinExpr *) jt;
-		j->quals = rewrite_quals(o, j->quals, changed);
-		rewrite_jointree(o, j->larg, changed);
-		rewrite_jointree(o, j->rarg, changed);
+		j->quals = rewrite_quals(o, j->quals, rel, changed);
+		rewrite_jointree(o, j->larg, rel, changed);
+		rewrite_jointree(o, j->rarg, rel, changed);
 	}
 }
 
@@ -309,7 +364,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 	if (!o.present)
 		return;
 	bool changed = false;
-	rewrite_jointree(o, (Node *) root->parse->jointree, &changed);
+	rewrite_jointree(o, (Node *) root->parse->jointree, rel, &changed);
 }
 
 } // namespace

@@ -50,7 +50,11 @@ struct KnnItem
 	int16 level;      /* of the page blk */
 	uint8 entry_kind; /* GEOIDX_KIND_*: NULL and EMPTY rows come last, at +Infinity */
 	BlockNumber blk;
-	XLogRecPtr parent_lsn;
+	union
+	{
+		XLogRecPtr parent_lsn; /* a page */
+		IndexTuple payload;    /* a point, when an index-only scan needs its other columns */
+	};
 	ItemPointerData tid;
 	double x;
 	double y;
@@ -76,8 +80,15 @@ struct ScanOpaque
 	int ncircles;
 	geoidx::RegionTest *circles; /* the scan keys: all must hold */
 	bool empty_matches;          /* EMPTY rows satisfy every key: no box may rule a page out */
-	bool ordered;     /* best-first by distance to order_center */
-	bool order_nulls; /* ORDER BY distance to NULL or EMPTY: every distance is NULL */
+	int nscalar;                 /* keys on the columns after the point, tested on the payload */
+	ScanKey *scalar;
+	GeoidxInList **inlist;   /* of scalar[k] when it is col <@ array, else NULL */
+	TupleDesc payload_desc;  /* NULL: the index has only the point */
+	bool keep_payloads;      /* an index-only scan of an index with payloads */
+	MemoryContext batch_cxt; /* payload copies of one page's matches (unordered scans) */
+	IndexTuple *payloads;    /* payloads[i] of tids[i], when keep_payloads */
+	bool ordered;            /* best-first by distance to order_center */
+	bool order_nulls;        /* ORDER BY distance to NULL or EMPTY: every distance is NULL */
 	geoidx::GeoPoint order_center;
 	geoidx::Vec3 order_q;
 
@@ -142,7 +153,7 @@ push_page(ScanOpaque *so, BlockNumber blk, XLogRecPtr parent_lsn, int level)
 }
 
 void
-emit(ScanOpaque *so, const GeoidxLeafEntry &e)
+emit(ScanOpaque *so, const GeoidxLeafEntry &e, IndexTuple payload)
 {
 	if (so->ntids == so->captids)
 	{
@@ -151,9 +162,11 @@ emit(ScanOpaque *so, const GeoidxLeafEntry &e)
 			(ItemPointerData *) repalloc_huge(so->tids, sizeof(ItemPointerData) * so->captids);
 		so->xy = (double *) repalloc_huge(so->xy, sizeof(double) * 2 * so->captids);
 		so->kinds = (uint8 *) repalloc_huge(so->kinds, so->captids);
+		so->payloads = (IndexTuple *) repalloc_huge(so->payloads, sizeof(IndexTuple) * so->captids);
 	}
 	so->kinds[so->ntids] = (uint8) GeoidxEntryKind(&e);
 	so->tids[so->ntids] = e.tid;
+	so->payloads[so->ntids] = payload;
 	so->xy[2 * so->ntids] = e.x;
 	so->xy[2 * so->ntids + 1] = e.y;
 	so->ntids++;
@@ -230,6 +243,45 @@ entry_matches(const ScanOpaque *so, const GeoidxLeafEntry &e)
 	return true;
 }
 
+/* The keys on the columns after the point, on an entry's payload (NULL fails every key). */
+bool
+scalar_matches(const ScanOpaque *so, IndexTuple payload)
+{
+	if (so->nscalar == 0)
+		return true;
+	if (payload == NULL)
+		return false;
+	for (int k = 0; k < so->nscalar; k++)
+	{
+		ScanKey key = so->scalar[k];
+		bool isnull;
+		Datum v = index_getattr(payload, key->sk_attno - 1, so->payload_desc, &isnull);
+		if (isnull)
+			return false;
+		if (so->inlist[k] != NULL)
+		{
+			if (geoidx_in_list_test(so->inlist[k], v) <= 0)
+				return false;
+		}
+		else if (!DatumGetBool(
+					 FunctionCall2Coll(&key->sk_func, key->sk_collation, v, key->sk_argument)))
+			return false;
+	}
+	return true;
+}
+
+/* A copy of a payload that outlives the page's lock, in cxt; NULL if not needed. */
+IndexTuple
+keep_payload(const ScanOpaque *so, IndexTuple payload, MemoryContext cxt)
+{
+	if (!so->keep_payloads || payload == NULL)
+		return NULL;
+	Size sz = IndexTupleSize(payload);
+	IndexTuple copy = (IndexTuple) MemoryContextAlloc(cxt, sz);
+	memcpy(copy, payload, sz);
+	return copy;
+}
+
 /*
  * Reads and share-locks page blk, which a link said is on the given level.
  * A link to block 0xFFFFFFFF would make ReadBuffer extend the index
@@ -287,9 +339,16 @@ visit_page_unordered(IndexScanDesc scan, ScanOpaque *so, PageRef ref)
 		{
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 			for (int i = 0; i < n; i++)
+			{
+				IndexTuple payload = so->payload_desc ? geoidx_entry_payload(scan->indexRelation,
+																			 ref.blk, page, &e[i])
+													  : NULL;
+				if (!scalar_matches(so, payload))
+					continue;
 				if ((GeoidxEntryIsPoint(&e[i]) && page_verdict == geoidx::Verdict::inside) ||
 					entry_matches(so, e[i]))
-					emit(so, e[i]);
+					emit(so, e[i], keep_payload(so, payload, so->batch_cxt));
+			}
 		}
 		else
 		{
@@ -338,6 +397,11 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 			double center_lat = so->order_center.lat * (180.0 / M_PI);
 			for (int i = 0; i < n; i++)
 			{
+				IndexTuple payload = so->payload_desc ? geoidx_entry_payload(scan->indexRelation,
+																			 item.blk, page, &e[i])
+													  : NULL;
+				if (!scalar_matches(so, payload))
+					continue;
 				KnnItem c;
 				c.entry_kind = (uint8) GeoidxEntryKind(&e[i]);
 				if (c.entry_kind != GEOIDX_KIND_POINT)
@@ -356,7 +420,7 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 				}
 				c.level = 0;
 				c.blk = InvalidBlockNumber;
-				c.parent_lsn = InvalidXLogRecPtr;
+				c.payload = keep_payload(so, payload, so->cxt);
 				c.tid = e[i].tid;
 				c.x = e[i].x;
 				c.y = e[i].y;
@@ -576,9 +640,13 @@ point_datum(double x, double y, bool empty, bool geography)
 	return PointerGetDatum(p);
 }
 
-/* A returned row; kind is its entry's (a NULL or EMPTY row has NULL distances). */
+/*
+ * A returned row; kind is its entry's (a NULL or EMPTY row has NULL
+ * distances), payload its other columns (kept for index-only scans only).
+ */
 void
-set_result(IndexScanDesc scan, ItemPointer tid, int kind, double x, double y, double dist)
+set_result(IndexScanDesc scan, ItemPointer tid, int kind, double x, double y, double dist,
+		   IndexTuple payload)
 {
 	ScanOpaque *so = (ScanOpaque *) scan->opaque;
 	scan->xs_heaptid = *tid;
@@ -590,10 +658,20 @@ set_result(IndexScanDesc scan, ItemPointer tid, int kind, double x, double y, do
 		 */
 		MemoryContextReset(so->tuple_cxt);
 		MemoryContext old = MemoryContextSwitchTo(so->tuple_cxt);
-		bool isnull = !so->can_return || kind == GEOIDX_KIND_NULL;
-		Datum value =
-			isnull ? (Datum) 0 : point_datum(x, y, kind == GEOIDX_KIND_EMPTY, so->return_geography);
-		scan->xs_itup = index_form_tuple(RelationGetDescr(scan->indexRelation), &value, &isnull);
+		TupleDesc desc = RelationGetDescr(scan->indexRelation);
+		Datum values[INDEX_MAX_KEYS];
+		bool isnull[INDEX_MAX_KEYS];
+		isnull[0] = !so->can_return || kind == GEOIDX_KIND_NULL;
+		values[0] = isnull[0] ? (Datum) 0
+							  : point_datum(x, y, kind == GEOIDX_KIND_EMPTY, so->return_geography);
+		if (so->payload_desc != NULL)
+		{
+			if (payload == NULL)
+				elog(ERROR, "geoidx: index-only scan of \"%s\" lost a payload",
+					 RelationGetRelationName(scan->indexRelation));
+			index_deform_tuple(payload, so->payload_desc, values + 1, isnull + 1);
+		}
+		scan->xs_itup = index_form_tuple(desc, values, isnull);
 		MemoryContextSwitchTo(old);
 	}
 	scan->xs_recheck = false;
@@ -625,6 +703,7 @@ geoidx_beginscan(Relation index, int nkeys, int norderbys)
 	so->tuple_cxt =
 		AllocSetContextCreate(CurrentMemoryContext, "geoidx scan tuple", ALLOCSET_SMALL_SIZES);
 	so->can_return = geoidx_canreturn(index, 1);
+	so->payload_desc = geoidx_rel_info(index)->payload_desc;
 	so->return_geography = so->can_return && geoidx_index_is_geography(index);
 	scan->opaque = so;
 	scan->xs_itupdesc = RelationGetDescr(index);
@@ -655,12 +734,26 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->ncircles = 0;
 	so->circles =
 		(geoidx::RegionTest *) palloc(sizeof(geoidx::RegionTest) * Max(1, scan->numberOfKeys));
+	so->nscalar = 0;
+	so->scalar = (ScanKey *) palloc(sizeof(ScanKey) * Max(1, scan->numberOfKeys));
+	so->inlist = (GeoidxInList **) palloc(sizeof(GeoidxInList *) * Max(1, scan->numberOfKeys));
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey key = &scan->keyData[i];
 		if (key->sk_flags & SK_ISNULL)
 		{
 			so->no_match = true;
+			continue;
+		}
+		if (key->sk_attno > 1)
+		{
+			/* a filter on another column: its operator's function, on the payload */
+			so->inlist[so->nscalar] =
+				key->sk_strategy == GEOIDX_SCALAR_IN
+					? geoidx_in_list_make(DatumGetArrayTypeP(key->sk_argument), key->sk_collation,
+										  so->cxt)
+					: NULL;
+			so->scalar[so->nscalar++] = key;
 			continue;
 		}
 		if (key->sk_strategy != GEOIDX_STRATEGY_WITHIN)
@@ -718,6 +811,9 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->tids = (ItemPointerData *) palloc(sizeof(ItemPointerData) * so->captids);
 	so->xy = (double *) palloc(sizeof(double) * 2 * so->captids);
 	so->kinds = (uint8 *) palloc(so->captids);
+	so->payloads = (IndexTuple *) palloc(sizeof(IndexTuple) * so->captids);
+	so->keep_payloads = scan->xs_want_itup && so->payload_desc != NULL;
+	so->batch_cxt = AllocSetContextCreate(so->cxt, "geoidx scan payloads", ALLOCSET_DEFAULT_SIZES);
 	so->ntids = 0;
 	so->pos = 0;
 	geoidx::heap_init(&so->heap, grow_heap, so->cxt);
@@ -744,13 +840,14 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 		while (so->pos >= so->ntids && so->nstack > 0)
 		{
 			so->ntids = so->pos = 0;
+			MemoryContextReset(so->batch_cxt);
 			PageRef ref = so->stack[--so->nstack];
 			visit_page_unordered(scan, so, ref);
 		}
 		if (so->pos < so->ntids)
 		{
 			set_result(scan, &so->tids[so->pos], so->kinds[so->pos], so->xy[2 * so->pos],
-					   so->xy[2 * so->pos + 1], 0.0);
+					   so->xy[2 * so->pos + 1], 0.0, so->payloads[so->pos]);
 			so->pos++;
 			found = true;
 		}
@@ -779,7 +876,8 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 			}
 			if (!so->tie_keys)
 			{
-				set_result(scan, &item.tid, item.entry_kind, item.x, item.y, item.dist);
+				set_result(scan, &item.tid, item.entry_kind, item.x, item.y, item.dist,
+						   item.payload);
 				found = true;
 				break;
 			}
@@ -788,7 +886,8 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 		if (!found && so->runpos < so->nrun)
 		{
 			const KnnItem &item = so->run[so->runpos++];
-			set_result(scan, (ItemPointer) &item.tid, item.entry_kind, item.x, item.y, item.dist);
+			set_result(scan, (ItemPointer) &item.tid, item.entry_kind, item.x, item.y, item.dist,
+					   item.payload);
 			found = true;
 		}
 	}

@@ -49,6 +49,8 @@ extern "C"
 #include "optimizer/plancat.h"
 #include "utils/inval.h"
 #include "utils/syscache.h"
+#include "utils/selfuncs.h"
+#include "utils/typcache.h"
 }
 
 #include <cmath>
@@ -191,7 +193,8 @@ support_oids()
 		bool have = OidIsValid(t);
 		oids.beyond_fn[g] = have ? function_oid("geoidx_beyond", ours, 4, pred4, true) : InvalidOid;
 		oids.nearer_fn[g] = have ? function_oid("geoidx_nearer", ours, 4, pred4, true) : InvalidOid;
-		oids.outside_fn[g] = have ? function_oid("geoidx_outside", ours, 4, pred4, true) : InvalidOid;
+		oids.outside_fn[g] =
+			have ? function_oid("geoidx_outside", ours, 4, pred4, true) : InvalidOid;
 		oids.ring_fn[g] = have ? function_oid("geoidx_ring", ours, 5, ring5, true) : InvalidOid;
 		oids.circle_outside_fn[g] =
 			have ? function_oid("geoidx_circle_outside", ours, 3, outside3, true) : InvalidOid;
@@ -660,15 +663,13 @@ region_pred_selectivity(SupportRequestSelectivity *req)
 	switch (pred)
 	{
 		case Pred::beyond:
-			return region_selectivity(req->root, column, ll, nums[0], true,
-									  flagv ? geoidx::RegionMode::dist_ge
-											: geoidx::RegionMode::dist_gt,
-									  req->varRelid);
+			return region_selectivity(
+				req->root, column, ll, nums[0], true,
+				flagv ? geoidx::RegionMode::dist_ge : geoidx::RegionMode::dist_gt, req->varRelid);
 		case Pred::nearer:
-			return region_selectivity(req->root, column, ll, nums[0], true,
-									  flagv ? geoidx::RegionMode::dist_le
-											: geoidx::RegionMode::dist_lt,
-									  req->varRelid);
+			return region_selectivity(
+				req->root, column, ll, nums[0], true,
+				flagv ? geoidx::RegionMode::dist_le : geoidx::RegionMode::dist_lt, req->varRelid);
 		case Pred::outside:
 			return region_selectivity(req->root, column, ll, nums[0], flagv,
 									  geoidx::RegionMode::outside, req->varRelid);
@@ -702,6 +703,7 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_dwithin_support);
 	PG_FUNCTION_INFO_V1(geoidx_region_support);
 	PG_FUNCTION_INFO_V1(geoidx_circle_sel);
+	PG_FUNCTION_INFO_V1(geoidx_in_array_sel);
 }
 
 extern "C" Datum
@@ -737,6 +739,31 @@ geoidx_dwithin_support(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(req);
 	}
 	PG_RETURN_POINTER(NULL);
+}
+
+/*
+ * RESTRICT of col <@ array: what PostgreSQL estimates for col = ANY(array),
+ * the condition it stands for.
+ */
+extern "C" Datum
+geoidx_in_array_sel(PG_FUNCTION_ARGS)
+{
+	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	List *args = (List *) PG_GETARG_POINTER(2);
+	int var_relid = PG_GETARG_INT32(3);
+	if (list_length(args) != 2)
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	TypeCacheEntry *tc = lookup_type_cache(exprType((Node *) linitial(args)), TYPECACHE_EQ_OPR);
+	if (!OidIsValid(tc->eq_opr))
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	ScalarArrayOpExpr *saop = makeNode(ScalarArrayOpExpr);
+	saop->opno = tc->eq_opr;
+	saop->opfuncid = get_opcode(tc->eq_opr);
+	saop->useOr = true;
+	saop->inputcollid = PG_GET_COLLATION();
+	saop->args = args;
+	saop->location = -1;
+	PG_RETURN_FLOAT8(scalararraysel(root, saop, false, var_relid, JOIN_INNER, NULL));
 }
 
 /* RESTRICT of <@: (root, operator, args = [column, circle], varRelid). */

@@ -48,11 +48,26 @@ vacuum_leaf(Relation index, Buffer buf, IndexBulkDeleteCallback callback, void *
 		{
 			GenericXLogState *st = GenericXLogStart(index);
 			Page p = GenericXLogRegisterBuffer(st, buf, 0);
-			GeoidxLeafEntry *pe = GeoidxLeafEntries(p);
-			for (int i = 0; i < n; i++)
-				if (!dead[i])
-					pe[keep++] = pe[i];
-			GeoidxPageSetCount(p, keep);
+			if (((PageHeader) p)->pd_upper != ((PageHeader) p)->pd_special)
+			{
+				/* payloads: repack them too, so that their space is free again */
+				BlockNumber blk = BufferGetBlockNumber(buf);
+				for (int i = 0; i < n; i++)
+				{
+					(void) geoidx_entry_payload(index, blk, page, &e[i]);
+					dead[i] = !dead[i]; /* now: keep */
+				}
+				geoidx_leaf_rebuild(p, dead);
+				keep = GeoidxPageCount(p);
+			}
+			else
+			{
+				GeoidxLeafEntry *pe = GeoidxLeafEntries(p);
+				for (int i = 0; i < n; i++)
+					if (!dead[i])
+						pe[keep++] = pe[i];
+				GeoidxPageSetCount(p, keep);
+			}
 			geoidx_finish(index, st, &buf, 1);
 			counts->removed += ndead;
 			counts->live += keep;

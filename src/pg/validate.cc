@@ -30,6 +30,49 @@ fault(const char *family, const char *fmt, const char *detail)
 	return false;
 }
 
+/*
+ * An operator class of a column after the point: btree-like comparison
+ * operators (1 <, 2 <=, 3 =, 4 >=, 5 >, and 6 <@ array: "is one of") returning boolean, evaluated
+ * on the stored value through their functions; no support functions; = is required.
+ */
+bool
+validate_scalar(Oid opfamilyoid, Oid opcintype, const char *family)
+{
+	bool ok = true, have_eq = false;
+	CatCList *procs = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamilyoid));
+	for (int i = 0; i < procs->n_members; i++)
+	{
+		Form_pg_amproc p = (Form_pg_amproc) GETSTRUCT(&procs->members[i]->tuple);
+		ok = fault(family, "has a support function, which the columns after the point never call",
+				   format_procedure(p->amproc));
+	}
+	CatCList *ops = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(opfamilyoid));
+	for (int i = 0; i < ops->n_members; i++)
+	{
+		Form_pg_amop op = (Form_pg_amop) GETSTRUCT(&ops->members[i]->tuple);
+		const char *name = format_operator(op->amopopr);
+		if (op->amopstrategy < 1 || op->amopstrategy > GEOIDX_SCALAR_STRATEGIES)
+			ok = fault(family, "has an operator with an invalid strategy number",
+					   psprintf("%s has strategy %d; a column after the point has 1 to 6 "
+								"(<, <=, =, >=, >, <@ array)",
+								name, op->amopstrategy));
+		else if (op->amopstrategy == GEOIDX_SCALAR_IN && op->amoprighttype != ANYARRAYOID)
+			ok = fault(family, "has an operator 6 whose right operand is not anyarray", name);
+		else if (op->amoppurpose != AMOP_SEARCH)
+			ok = fault(family, "has an ordering operator for a column after the point", name);
+		else if (!check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype, op->amoprighttype))
+			ok = fault(family, "has a search operator that does not return boolean", name);
+		else if (op->amopstrategy == 3 && op->amoplefttype == opcintype &&
+				 op->amoprighttype == opcintype)
+			have_eq = true;
+	}
+	if (!have_eq)
+		ok = fault(family, "lacks operator 3 (=) for its indexed type", NULL);
+	ReleaseCatCacheList(ops);
+	ReleaseCatCacheList(procs);
+	return ok;
+}
+
 } // namespace
 
 bool
@@ -49,6 +92,15 @@ geoidx_validate(Oid opclassoid)
 		elog(ERROR, "cache lookup failed for operator family %u", opfamilyoid);
 	Form_pg_opfamily familyform = (Form_pg_opfamily) GETSTRUCT(familytup);
 	const char *family = pstrdup(NameStr(familyform->opfname));
+
+	Oid geography = geoidx_geography_type();
+	if (opcintype != geoidx_geometry_type() && (!OidIsValid(geography) || opcintype != geography))
+	{
+		ok = validate_scalar(opfamilyoid, opcintype, family);
+		ReleaseSysCache(familytup);
+		ReleaseSysCache(classtup);
+		return ok;
+	}
 
 	bool have_within = false, have_distance = false, have_decode = false;
 
@@ -97,9 +149,10 @@ geoidx_validate(Oid opclassoid)
 					have_distance = true;
 				break;
 			default:
-				ok = fault(family, "has an operator with an invalid strategy number",
-						   psprintf("%s has strategy %d; geoidx has 1 (within) and 2 (distance)",
-									name, op->amopstrategy));
+				ok = fault(
+					family, "has an operator with an invalid strategy number",
+					psprintf("%s has strategy %d; a point column has 1 (within) and 2 (distance)",
+							 name, op->amopstrategy));
 		}
 	}
 

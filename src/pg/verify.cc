@@ -38,6 +38,7 @@ struct IndexedTid
 	double x;
 	double y;
 	int kind;
+	IndexTuple payload; /* a copy; NULL for a single-column index */
 };
 
 struct Pending
@@ -56,6 +57,7 @@ struct VerifyState
 	int64 captids;
 	int64 heap_checked;
 	const char *what;
+	TupleDesc payload_desc;
 };
 
 void
@@ -189,10 +191,21 @@ walk_tree(VerifyState *vs)
 					fail(index, psprintf("entry %d has a coordinate that is not finite", i), p.blk);
 				if (!ItemPointerIsValid(&e[i].tid))
 					fail(index, psprintf("entry %d has an invalid heap TID", i), p.blk);
-				if ((e[i].flags & ~GEOIDX_KIND_MASK) != 0 ||
-					GeoidxEntryKind(&e[i]) > GEOIDX_KIND_EMPTY)
+				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_EMPTY)
 					fail(index, psprintf("entry %d has unknown flags 0x%04x", i, e[i].flags),
 						 p.blk);
+				IndexTuple payload = NULL;
+				if ((GeoidxEntryPayloadOffset(&e[i]) != 0) != (vs->payload_desc != NULL))
+					fail(index,
+						 psprintf("entry %d %s a payload", i,
+								  vs->payload_desc ? "lacks" : "of a single-column index has"),
+						 p.blk);
+				if (vs->payload_desc != NULL)
+				{
+					IndexTuple t = geoidx_entry_payload(index, p.blk, page, &e[i]);
+					payload = (IndexTuple) palloc(IndexTupleSize(t));
+					memcpy(payload, t, IndexTupleSize(t));
+				}
 				if (GeoidxEntryIsPoint(&e[i]))
 				{
 					geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
@@ -210,7 +223,7 @@ walk_tree(VerifyState *vs)
 						(IndexedTid *) repalloc_huge(vs->tids, sizeof(IndexedTid) * vs->captids);
 				}
 				vs->tids[vs->ntids++] =
-					IndexedTid{e[i].tid, e[i].x, e[i].y, GeoidxEntryKind(&e[i])};
+					IndexedTid{e[i].tid, e[i].x, e[i].y, GeoidxEntryKind(&e[i]), payload};
 			}
 		}
 		else
@@ -287,6 +300,19 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 						"but holds (%.17g %.17g)",
 						RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
 						ItemPointerGetOffsetNumber(tid), hit->x, hit->y, p.x, p.y)));
+	if (vs->payload_desc != NULL)
+	{
+		IndexTuple want = geoidx_form_payload(index, values, isnull);
+		if (IndexTupleSize(want) != IndexTupleSize(hit->payload) ||
+			memcmp(want, hit->payload, IndexTupleSize(want)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("index \"%s\" is not valid: heap tuple (%u,%u) has other values in the "
+							"columns after the point than its index entry",
+							RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
+							ItemPointerGetOffsetNumber(tid))));
+		pfree(want);
+	}
 	vs->heap_checked++;
 }
 
@@ -313,6 +339,7 @@ geoidx_verify(PG_FUNCTION_ARGS)
 	vs.heap_checked = 0;
 	vs.tids = (IndexedTid *) palloc(sizeof(IndexedTid) * vs.captids);
 	vs.what = geoidx_index_what(index);
+	vs.payload_desc = geoidx_rel_info(index)->payload_desc;
 	walk_tree(&vs);
 
 	qsort(vs.tids, vs.ntids, sizeof(IndexedTid), tid_cmp);
@@ -366,7 +393,13 @@ geoidx_stats(PG_FUNCTION_ARGS)
 		{
 			leaf_pages++;
 			entries += n;
-			leaf_used += (double) n / GEOIDX_LEAF_CAPACITY;
+			PageHeader ph = (PageHeader) page;
+			if (ph->pd_upper == ph->pd_special)
+				leaf_used += (double) n / GEOIDX_LEAF_CAPACITY;
+			else /* payloads: the share of the bytes */
+				leaf_used += (double) ((ph->pd_lower - GEOIDX_ENTRIES_OFFSET) +
+									   (ph->pd_special - ph->pd_upper)) /
+							 GEOIDX_ENTRIES_SPACE;
 		}
 		else
 		{

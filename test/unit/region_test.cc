@@ -78,17 +78,21 @@ TEST(Region, PointsEqualBruteForce)
 					RegionTest t = region_test(c, r, spheroid, static_cast<RegionMode>(mode));
 					for (int i = 0; i < 40; i++)
 					{
-						/* a third near the boundary: at the exact distance of a point, +-1 ulp-ish */
-						LonLat pl = (i % 3 == 0) ? random_point(rng) : near(rng, cl, r / 1e5 + 0.01);
+						/* a third near the boundary: at the exact distance of a point, +-1 ulp-ish
+						 */
+						LonLat pl =
+							(i % 3 == 0) ? random_point(rng) : near(rng, cl, r / 1e5 + 0.01);
 						GeoPoint p = geographic_point(pl);
 						double rr = r;
 						if (i % 5 == 0)
 							rr = st_distance(c, p, spheroid); /* exactly on the bound */
-						RegionTest tt = rr == r ? t : region_test(c, rr, spheroid, static_cast<RegionMode>(mode));
+						RegionTest tt =
+							rr == r ? t
+									: region_test(c, rr, spheroid, static_cast<RegionMode>(mode));
 						bool want = reference(static_cast<RegionMode>(mode), c, p, rr, spheroid);
 						ASSERT_EQ(point_in_region(tt, pl), want)
-							<< "mode " << mode << " r " << rr << " centre " << cl.lon << " " << cl.lat
-							<< " point " << pl.lon << " " << pl.lat;
+							<< "mode " << mode << " r " << rr << " centre " << cl.lon << " "
+							<< cl.lat << " point " << pl.lon << " " << pl.lat;
 						checked++;
 						inside += want;
 					}
@@ -112,8 +116,8 @@ TEST(Region, OddBoundsFollowFloat8)
 			for (int i = 0; i < 200; i++)
 			{
 				LonLat pl = i == 0 ? cl : random_point(rng);
-				ASSERT_EQ(point_in_region(t, pl),
-						  reference(static_cast<RegionMode>(mode), c, geographic_point(pl), r, true))
+				ASSERT_EQ(point_in_region(t, pl), reference(static_cast<RegionMode>(mode), c,
+															geographic_point(pl), r, true))
 					<< "mode " << mode << " r " << r;
 			}
 		}
@@ -154,5 +158,6 @@ TEST(Region, BoxVerdictsAgreeWithEveryPoint)
 	RegionTest t = region_test(geographic_point({0, 0}), 10.0, true, RegionMode::outside);
 	EXPECT_EQ(classify_region(t, box_empty()), Verdict::outside);
 	EXPECT_TRUE(empty_in_region(t));
-	EXPECT_FALSE(empty_in_region(region_test(geographic_point({0, 0}), 10.0, true, RegionMode::dist_gt)));
+	EXPECT_FALSE(
+		empty_in_region(region_test(geographic_point({0, 0}), 10.0, true, RegionMode::dist_gt)));
 }

@@ -1,0 +1,111 @@
+-- Columns after the point: filtered k-NN, radius + filters, IN lists, INCLUDE,
+-- index-only scans. Every answer is compared with PostGIS geography over the
+-- filtered rows.
+SET client_min_messages = warning;
+SELECT setseed(0.75);
+CREATE TABLE shops (id int PRIMARY KEY, pos geometry(Point, 4326), cat int, big int8, open bool,
+	name text, u uuid, note text);
+INSERT INTO shops
+SELECT i, ST_SetSRID(ST_MakePoint(-30 + 60 * random(), 20 + 40 * random()), 4326),
+	CASE WHEN i % 2 = 0 THEN 0 WHEN i % 100 = 1 THEN 1 WHEN i % 10000 = 3 THEN 2 ELSE 3 + i % 7 END,
+	(i % 1000)::int8 * 1000000000, i % 3 = 0, 'shop ' || (i % 50),
+	md5(i::text)::uuid, repeat('x', i % 40)
+FROM generate_series(1, 30000) i;
+-- NULLs in every column, EMPTY points
+INSERT INTO shops VALUES (30001, NULL, 1, 1, true, 'shop 1', NULL, NULL),
+	(30002, 'SRID=4326;POINT EMPTY', 1, NULL, NULL, NULL, NULL, 'e'),
+	(30003, 'SRID=4326;POINT(0 40)', NULL, NULL, NULL, NULL, NULL, NULL);
+CREATE INDEX shops_idx ON shops USING geoidx (pos, cat, big, open, name, u) INCLUDE (note);
+-- rows added after the build go through inserts and splits
+INSERT INTO shops
+SELECT 40000 + i, ST_SetSRID(ST_MakePoint(-30 + 60 * random(), 20 + 40 * random()), 4326), i % 9, i, i % 2 = 0,
+	'late ' || (i % 5), NULL, repeat('y', i % 300)
+FROM generate_series(1, 6000) i;
+VACUUM ANALYZE shops;
+SELECT geoidx_verify('shops_idx');
+CREATE TABLE ref AS SELECT *, ST_Distance(pos::geography, 'SRID=4326;POINT(2 45)'::geography) AS d FROM shops;
+
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+-- one ordered index scan: the filter is an index condition, no Filter, no Sort
+EXPLAIN (COSTS OFF)
+SELECT id FROM shops WHERE cat = 1 ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+EXPLAIN (COSTS OFF)
+SELECT id FROM shops WHERE cat IN (1, 2) AND name = 'shop 1' ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+EXPLAIN (COSTS OFF)
+SELECT id FROM shops WHERE big BETWEEN 5 AND 7000000000 AND geoidx_dwithin(pos, 'SRID=4326;POINT(2 45)', 5e5);
+
+-- k-NN over the rows that match, at 50 %, 1 % and 0.01 %, and combinations:
+-- the distances equal ST_Distance(geography) ordered over the filtered rows
+CREATE FUNCTION knn_same(cond text, k int) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE a float8[]; b float8[];
+BEGIN
+	EXECUTE format($q$SELECT array_agg(d) FROM (SELECT pos <~> 'SRID=4326;POINT(2 45)' AS d FROM shops
+		WHERE %s ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT %s) s$q$, cond, k) INTO a;
+	EXECUTE format($q$SELECT array_agg(d) FROM (SELECT d FROM ref WHERE %s ORDER BY d LIMIT %s) s$q$, cond, k) INTO b;
+	RETURN a IS NOT DISTINCT FROM b;
+END $$;
+SELECT cond, k, knn_same(cond, k) AS same FROM (VALUES
+	('cat = 0', 10), ('cat = 1', 10), ('cat = 2', 10), ('cat = 1', 400), ('cat = 2', 5),
+	('cat IN (1, 2)', 50), ('cat = ANY (ARRAY[2, NULL])', 10), ('cat <> 0 AND cat < 4', 20),
+	('big = 7000000000', 10), ('big >= 999000000000', 10), ('open', 10), ('NOT open', 10), ('open = false', 10),
+	('name = ''shop 7''', 10), ('name > ''shop 8''', 10), ('name IN (''shop 3'', ''late 2'')', 30),
+	('u = ''' || md5('17')::uuid || '''', 1), ('u IN (''' || md5('17')::uuid || ''', ''' || md5('1700')::uuid || ''')', 5),
+	('cat = 1 AND geoidx_dwithin(pos, ''SRID=4326;POINT(2 45)'', 1e6)', 10),
+	('cat = 3 AND pos <~> ''SRID=4326;POINT(2 45)'' > 1e6', 10),
+	('cat = 1 AND name = ''shop 1'' AND open', 10), ('cat = 99', 10), ('cat IS NULL', 10)
+) q(cond, k);
+-- the same through a bitmap scan and a plain index scan without ORDER BY
+CREATE FUNCTION rows_same(cond text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE a int[]; b int[];
+BEGIN
+	EXECUTE format('SELECT array_agg(id ORDER BY id) FROM shops WHERE %s', cond) INTO a;
+	EXECUTE format('SELECT array_agg(id ORDER BY id) FROM ref WHERE %s', cond) INTO b;
+	RETURN a IS NOT DISTINCT FROM b;
+END $$;
+SELECT cond, rows_same(cond) AS index_scan FROM (VALUES ('cat = 2'), ('cat IN (1, 2) AND open'),
+	('cat = 1 AND geoidx_dwithin(pos, ''SRID=4326;POINT(2 45)'', 1e6)'), ('name = ''shop 1'' AND big < 3000000000')) q(cond);
+SET enable_indexscan = off;
+SET enable_bitmapscan = on;
+SELECT cond, rows_same(cond) AS bitmap_scan FROM (VALUES ('cat = 2'), ('cat IN (1, 2) AND open'),
+	('cat = 1 AND geoidx_dwithin(pos, ''SRID=4326;POINT(2 45)'', 1e6)'), ('name = ''shop 1'' AND big < 3000000000')) q(cond);
+SET enable_indexscan = on;
+SET enable_bitmapscan = off;
+-- without a condition on the point the index still returns rows with a NULL or EMPTY point
+EXPLAIN (COSTS OFF) SELECT id FROM shops WHERE cat = 1;
+SELECT rows_same('cat = 1') AS every_row, rows_same('cat = 1 AND (pos IS NULL OR ST_IsEmpty(pos))') AS null_and_empty,
+	(SELECT array_agg(id ORDER BY id) FROM shops WHERE cat = 1 AND (pos IS NULL OR ST_IsEmpty(pos))) AS ids;
+
+-- index-only: the columns after the point and INCLUDE come from the index
+EXPLAIN (COSTS OFF)
+SELECT pos, cat, name, note FROM shops WHERE cat = 1 ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 5;
+SELECT count(*) FILTER (WHERE s.note IS NOT DISTINCT FROM r.note AND s.name IS NOT DISTINCT FROM r.name
+		AND ST_Equals(s.pos, r.pos) AND s.cat = r.cat AND s.u IS NOT DISTINCT FROM r.u) AS same, count(*)
+FROM (SELECT id, pos, cat, name, note, u FROM shops WHERE cat IN (1, 2) ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 300) s
+JOIN ref r USING (id);
+
+-- VACUUM repacks the payloads; the answers stay
+DELETE FROM shops WHERE id % 4 = 1;
+DELETE FROM ref WHERE id % 4 = 1;
+VACUUM shops;
+SELECT geoidx_verify('shops_idx');
+SELECT knn_same('cat = 1', 50) AS after_vacuum, knn_same('name = ''late 3''', 50) AS after_vacuum_text;
+UPDATE shops SET cat = 2, name = 'moved' WHERE id % 97 = 0;
+UPDATE ref SET cat = 2, name = 'moved' WHERE id % 97 = 0;
+SELECT geoidx_verify('shops_idx');
+SELECT knn_same('cat = 2 AND name = ''moved''', 30) AS after_update;
+
+-- limits and mistakes
+INSERT INTO shops (id, pos, cat, name) SELECT 99999, 'SRID=4326;POINT(1 1)', 1, string_agg(md5(i::text), '') FROM generate_series(1, 100) i;
+CREATE INDEX ON shops USING geoidx (cat, pos);
+CREATE INDEX ON shops USING geoidx (pos, pos);
+CREATE INDEX ON ref USING geoidx (pos, d);
+SELECT geoidx_verify('shops_idx');
+-- the planner: cat = 1 without ORDER BY or point condition prefers other plans
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM shops WHERE cat = 0;
+
+DROP TABLE shops, ref;
+DROP FUNCTION knn_same(text, int);
+DROP FUNCTION rows_same(text);
