@@ -312,7 +312,7 @@ CREATE OPERATOR CLASS @extschema@.geoidx_uuid_ops
 -- with one of these circle values (see src/core/region.h). The planner also
 -- rewrites `a <~> b > x` (>=, <, <=) and `NOT geoidx_dwithin(...)` into them
 -- (src/pg/rewrite.cc), so the plain spellings use the index too.
-CREATE FUNCTION @extschema@.geoidx_circle_outside(center geometry, metres float8, use_spheroid boolean DEFAULT true)
+CREATE FUNCTION @extschema@.geoidx_circle_outside(center geometry, metres float8, use_spheroid boolean DEFAULT true, point_first boolean DEFAULT false)
 	RETURNS @extschema@.geoidx_circle
 	AS 'MODULE_PATHNAME', 'geoidx_circle_outside'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -322,7 +322,7 @@ CREATE FUNCTION @extschema@.geoidx_circle_distance(center geometry, op text, met
 	AS 'MODULE_PATHNAME', 'geoidx_circle_distance'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE FUNCTION @extschema@.geoidx_circle_outside(center geography, metres float8, use_spheroid boolean DEFAULT true)
+CREATE FUNCTION @extschema@.geoidx_circle_outside(center geography, metres float8, use_spheroid boolean DEFAULT true, point_first boolean DEFAULT false)
 	RETURNS @extschema@.geoidx_circle
 	AS 'MODULE_PATHNAME', 'geoidx_circle_outside'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -32,5 +32,15 @@ INSERT INTO vehicles_3 SELECT i, 3, ST_SetSRID(ST_MakePoint(120 + random(), rand
 ALTER TABLE vehicles ATTACH PARTITION vehicles_3 FOR VALUES IN (3);
 SELECT count(*) FROM pg_inherits WHERE inhparent = 'vehicles_pos'::regclass;
 SELECT geoidx_verify(i.indexrelid::regclass) FROM pg_index i WHERE i.indrelid = 'vehicles_3'::regclass;
+-- columns after the point, on a partitioned table: filtered k-NN per partition,
+-- merged; IN lists are rewritten on the parent and reach every partition
+CREATE INDEX vehicles_pos_id ON vehicles USING geoidx (pos, id);
+DROP INDEX vehicles_pos;
+ANALYZE vehicles;
+EXPLAIN (COSTS OFF)
+SELECT id FROM vehicles WHERE id IN (5, 50, 500, 5000, 30500) ORDER BY pos <~> 'SRID=4326;POINT(120 0)' LIMIT 3;
+SELECT (SELECT array_agg(id) FROM (SELECT id FROM vehicles WHERE id IN (5, 50, 500, 5000, 30500) ORDER BY pos <~> 'SRID=4326;POINT(120 0)' LIMIT 3) s)
+	 = (SELECT array_agg(id) FROM (SELECT id FROM (SELECT * FROM flat UNION ALL SELECT * FROM vehicles_3) f WHERE id IN (5, 50, 500, 5000, 30500)
+		ORDER BY ST_Distance(pos::geography, 'SRID=4326;POINT(120 0)'::geography) LIMIT 3) s) AS same_filtered_knn;
 RESET enable_seqscan;
 DROP TABLE vehicles, flat;

@@ -55,11 +55,12 @@ complement(Verdict v)
 } // namespace
 
 RegionTest
-region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode)
+region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode, bool point_first)
 {
 	RegionTest t;
 	t.mode = mode;
 	t.constant = -1;
+	t.point_first = point_first;
 	double r = radius;
 	if (is_distance_mode(mode))
 	{
@@ -95,12 +96,13 @@ point_in_region(const RegionTest &t, LonLat p)
 {
 	if (t.constant >= 0)
 		return t.constant != 0;
-	if (t.mode == RegionMode::within)
-		return point_within(t.circle, p);
-	if (t.mode == RegionMode::outside)
-		return !point_within(t.circle, p);
+	if ((t.mode == RegionMode::within || t.mode == RegionMode::outside) && !t.point_first)
+		return point_within(t.circle, p) == (t.mode == RegionMode::within);
 
-	/* the cheap tests first, as point_within; their slack exceeds the rounding */
+	/*
+	 * The cheap tests first, as point_within; their slack exceeds both the
+	 * rounding of ST_Distance and the asymmetry of the great-circle angle.
+	 */
 	const RadiusTest &c = t.circle;
 	bool outer = is_outer_mode(t.mode);
 	if (std::fabs(p.lat - c.center.lat * 180.0 / M_PI) > c.reject_dlat_deg)
@@ -111,6 +113,8 @@ point_in_region(const RegionTest &t, LonLat p)
 		return outer;
 	if (c2 < c.accept_c2)
 		return !outer;
+	if (t.mode == RegionMode::within || t.mode == RegionMode::outside)
+		return st_dwithin(g, c.center, c.radius, c.use_spheroid) == (t.mode == RegionMode::within);
 	return compare(t.mode, st_distance(c.center, g, c.use_spheroid), c.radius);
 }
 

@@ -42,10 +42,17 @@ struct RegionTest
 	RegionMode mode;
 	/* -1: decide per box and point; 0: nothing is in the region; 1: every point is */
 	int constant;
+	/*
+	 * within/outside: the point is ST_DWithin's first argument, the centre the
+	 * second. PostGIS's great-circle angle is not symmetric in the last bits,
+	 * so the exact test must take them in the caller's order.
+	 */
+	bool point_first;
 };
 
 /* radius: >= 0 (may be +Infinity) for within/outside; any double for the distance modes. */
-RegionTest region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode);
+RegionTest region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode,
+					   bool point_first = false);
 
 /* inside: every point in the box is in the region; outside: none is. */
 Verdict classify_region(const RegionTest &t, const Box3 &b);

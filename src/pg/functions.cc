@@ -48,7 +48,7 @@ extern Oid geoidx_extension_schema_if_exists(const char *extname);
 extern void geoidx_check_radius(double metres);
 extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
 extern void geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres,
-							   bool use_spheroid, int mode, const char *what);
+							   bool use_spheroid, int mode, bool point_first, const char *what);
 
 namespace
 {
@@ -103,7 +103,7 @@ parse_number(const char *s, const char **end, const char *str, const char *field
  */
 void
 geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_spheroid,
-				   int mode, const char *what)
+				   int mode, bool point_first, const char *what)
 {
 	geoidx::LonLat ll;
 
@@ -115,7 +115,8 @@ geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bo
 	c->lat = ll.lat;
 	c->radius = metres;
 	c->use_spheroid = use_spheroid ? 1 : 0;
-	c->mode = mode;
+	c->mode = (int16) mode;
+	c->flags = point_first ? GEOIDX_CIRCLE_POINT_FIRST : 0;
 }
 
 namespace
@@ -361,6 +362,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	const char *s = skip_space(str);
 	GeoidxPoint centre;
 	bool use_spheroid = true;
+	bool point_first = false;
 	int mode = 0;
 
 	/* the longest prefix first: ">=" before ">" */
@@ -404,6 +406,14 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 		else
 			circle_syntax_error(str, "The model must be \"spheroid\" or \"sphere\".");
 		s = skip_space(s);
+		if (*s == ',')
+		{
+			s = skip_space(s + 1);
+			if (pg_strncasecmp(s, "point first", 11) != 0)
+				circle_syntax_error(str, "After the model only \"point first\" may follow.");
+			point_first = true;
+			s = skip_space(s + 11);
+		}
 	}
 	if (*s != ')')
 		circle_syntax_error(str, "\")\" is missing at the end.");
@@ -418,7 +428,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	context.previous = error_context_stack;
 	error_context_stack = &context;
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	geoidx_fill_circle(c, &centre, metres, use_spheroid, mode, kCircleWhat);
+	geoidx_fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
 	error_context_stack = context.previous;
 	PG_RETURN_POINTER(c);
 }
@@ -435,8 +445,9 @@ geoidx_circle_out(PG_FUNCTION_ARGS)
 	double_to_shortest_decimal_buf(c->lat, lat);
 	double_to_shortest_decimal_buf(c->radius, radius);
 	int mode = c->mode >= 0 && c->mode < geoidx::kRegionModes ? c->mode : 0;
-	PG_RETURN_CSTRING(psprintf("%sCIRCLE(%s %s, %s, %s)", kModePrefix[mode], lon, lat, radius,
-							   c->use_spheroid ? "spheroid" : "sphere"));
+	PG_RETURN_CSTRING(psprintf("%sCIRCLE(%s %s, %s, %s%s)", kModePrefix[mode], lon, lat, radius,
+							   c->use_spheroid ? "spheroid" : "sphere",
+							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) ? ", point first" : ""));
 }
 
 /* geoidx_circle(centre geometry, metres, use_spheroid): NULL for an EMPTY centre. */
@@ -452,7 +463,7 @@ geoidx_circle_make(PG_FUNCTION_ARGS)
 	if (centre.empty)
 		PG_RETURN_NULL();
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	geoidx_fill_circle(c, &centre, metres, use_spheroid, 0, kCircleWhat);
+	geoidx_fill_circle(c, &centre, metres, use_spheroid, 0, false, kCircleWhat);
 	PG_RETURN_POINTER(c);
 }
 

@@ -324,8 +324,12 @@ typedef struct GeoidxCircle
 	double lat;
 	double radius; /* metres: >= 0, may be +Infinity; any double for the distance modes */
 	int32 use_spheroid;
-	int32 mode; /* geoidx::RegionMode */
+	int16 mode;  /* geoidx::RegionMode */
+	int16 flags; /* GEOIDX_CIRCLE_POINT_FIRST */
 } GeoidxCircle;
+
+/* within/outside: decided as ST_DWithin(point, centre), not (centre, point) */
+#define GEOIDX_CIRCLE_POINT_FIRST 0x0001
 
 /* regions.cc: the region test of a circle value */
 extern geoidx::RegionTest geoidx_circle_region(const GeoidxCircle *c);

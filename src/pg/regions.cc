@@ -26,7 +26,7 @@ extern "C"
 }
 
 extern void geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres,
-							   bool use_spheroid, int mode, const char *what);
+							   bool use_spheroid, int mode, bool point_first, const char *what);
 extern void geoidx_check_radius(double metres);
 
 extern "C"
@@ -44,11 +44,13 @@ geoidx::RegionTest
 geoidx_circle_region(const GeoidxCircle *c)
 {
 	int mode = c->mode;
-	if (mode < 0 || mode >= geoidx::kRegionModes)
+	if (mode < 0 || mode >= geoidx::kRegionModes || (c->flags & ~GEOIDX_CIRCLE_POINT_FIRST) != 0)
 		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-						errmsg("geoidx_circle value has an unknown region %d", mode)));
+						errmsg("geoidx_circle value has an unknown region %d or flags 0x%x", mode,
+							   (unsigned) c->flags)));
 	return geoidx::region_test(geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat}), c->radius,
-							   c->use_spheroid != 0, (geoidx::RegionMode) mode);
+							   c->use_spheroid != 0, (geoidx::RegionMode) mode,
+							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) != 0);
 }
 
 namespace
@@ -58,7 +60,8 @@ constexpr const char *kCentreWhat = "the centre of geoidx_circle";
 
 /* The circle of one mode around argument 0; NULL (SQL) for an EMPTY centre. */
 Datum
-make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode)
+make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
+			bool point_first = false)
 {
 	GeoidxPoint centre;
 	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
@@ -67,7 +70,7 @@ make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode)
 	if (centre.empty)
 		PG_RETURN_NULL();
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	geoidx_fill_circle(c, &centre, metres, use_spheroid, mode, kCentreWhat);
+	geoidx_fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCentreWhat);
 	PG_RETURN_POINTER(c);
 }
 
@@ -112,12 +115,15 @@ compare_distance(FunctionCallInfo fcinfo, const char *fn, bool beyond)
 
 } // namespace
 
-/* geoidx_circle_outside(centre, metres, use_spheroid): the complement of geoidx_circle. */
+/*
+ * geoidx_circle_outside(centre, metres, use_spheroid, point_first): the
+ * complement of geoidx_circle; with point_first, of ST_DWithin(point, centre).
+ */
 extern "C" Datum
 geoidx_circle_outside(PG_FUNCTION_ARGS)
 {
 	return make_circle(fcinfo, PG_GETARG_FLOAT8(1), PG_GETARG_BOOL(2),
-					   (int) geoidx::RegionMode::outside);
+					   (int) geoidx::RegionMode::outside, PG_NARGS() > 3 && PG_GETARG_BOOL(3));
 }
 
 /* geoidx_circle_distance(centre, op, metres): the points whose <~> distance is op metres. */

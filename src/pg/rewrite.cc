@@ -30,7 +30,9 @@
 
 extern "C"
 {
+#include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_index.h"
 #include "commands/defrem.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
@@ -43,6 +45,7 @@ extern "C"
 #include "optimizer/plancat.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/relcache.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 }
@@ -242,6 +245,48 @@ rewrite_not(const RewriteOids &o, BoolExpr *b)
 }
 
 /*
+ * Whether attno is a key column after the point of a geoidx index of the table
+ * and a key column of no other index. Read from the relcache and syscache,
+ * not from the planner's index list: a partitioned table's (partitioned)
+ * indexes are not in it, and its partitions inherit the rewrite from it.
+ */
+bool
+geoidx_filter_only_column(const RewriteOids &o, Oid relid, AttrNumber attno)
+{
+	Relation r = RelationIdGetRelation(relid);
+	if (r == NULL)
+		return false;
+	List *indexes = RelationGetIndexList(r);
+	RelationClose(r);
+	bool in_geoidx = false, elsewhere = false;
+	ListCell *lc;
+	foreach (lc, indexes)
+	{
+		Oid ix = lfirst_oid(lc);
+		HeapTuple ctup = SearchSysCache1(RELOID, ObjectIdGetDatum(ix));
+		if (!HeapTupleIsValid(ctup))
+			continue;
+		Oid am = ((Form_pg_class) GETSTRUCT(ctup))->relam;
+		ReleaseSysCache(ctup);
+		HeapTuple itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(ix));
+		if (!HeapTupleIsValid(itup))
+			continue;
+		Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
+		for (int k = 0; k < form->indnkeyatts; k++)
+			if (form->indkey.values[k] == attno)
+			{
+				if (am == o.geoidx_am && k > 0)
+					in_geoidx = true;
+				else
+					elsewhere = true;
+			}
+		ReleaseSysCache(itup);
+	}
+	list_free(indexes);
+	return in_geoidx && !elsewhere;
+}
+
+/*
  * col = ANY(array) (and col IN (...)) as col <@ array, or NULL: only for a
  * column of this table that a geoidx index keeps after its point and that no
  * other index of the table has as a key (a btree on it wants = ANY as it is),
@@ -250,7 +295,7 @@ rewrite_not(const RewriteOids &o, BoolExpr *b)
  * (k-NN) scan; col <@ array is an ordinary index condition.
  */
 Node *
-rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel)
+rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid relid)
 {
 	if (!saop->useOr || list_length(saop->args) != 2 || !OidIsValid(o.in_op) || rel == NULL)
 		return NULL;
@@ -264,22 +309,7 @@ rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel)
 	TypeCacheEntry *tc = lookup_type_cache(v->vartype, TYPECACHE_EQ_OPR);
 	if (saop->opno != tc->eq_opr || get_element_type(exprType(arr)) != v->vartype)
 		return NULL;
-	bool in_geoidx = false;
-	ListCell *lc;
-	foreach (lc, rel->indexlist)
-	{
-		IndexOptInfo *ix = (IndexOptInfo *) lfirst(lc);
-		for (int k = 0; k < ix->nkeycolumns; k++)
-		{
-			if (ix->indexkeys[k] != v->varattno)
-				continue;
-			if (ix->relam != o.geoidx_am)
-				return NULL;
-			if (k > 0)
-				in_geoidx = true;
-		}
-	}
-	if (!in_geoidx)
+	if (!geoidx_filter_only_column(o, relid, v->varattno))
 		return NULL;
 	OpExpr *op = (OpExpr *) make_opclause(o.in_op, BOOLOID, false, (Expr *) l, (Expr *) arr,
 										  InvalidOid, saop->inputcollid);
@@ -294,7 +324,7 @@ rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel)
  * under OR or NOT stays as it is, which is also right, just not indexable.
  */
 Node *
-rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, bool *changed)
+rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	Node *r = NULL;
 	if (IsA(n, OpExpr))
@@ -302,7 +332,7 @@ rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, bool *changed)
 	else if (IsA(n, BoolExpr))
 		r = rewrite_not(o, (BoolExpr *) n);
 	else if (IsA(n, ScalarArrayOpExpr))
-		r = rewrite_in(o, (ScalarArrayOpExpr *) n, rel);
+		r = rewrite_in(o, (ScalarArrayOpExpr *) n, rel, relid);
 	if (r == NULL)
 		return n;
 	*changed = true;
@@ -310,7 +340,7 @@ rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, bool *changed)
 }
 
 Node *
-rewrite_quals(const RewriteOids &o, Node *quals, RelOptInfo *rel, bool *changed)
+rewrite_quals(const RewriteOids &o, Node *quals, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	if (quals == NULL)
 		return NULL;
@@ -318,38 +348,38 @@ rewrite_quals(const RewriteOids &o, Node *quals, RelOptInfo *rel, bool *changed)
 	{
 		ListCell *lc;
 		foreach (lc, (List *) quals)
-			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, changed);
+			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, relid, changed);
 		return quals;
 	}
 	if (is_andclause(quals))
 	{
 		ListCell *lc;
 		foreach (lc, ((BoolExpr *) quals)->args)
-			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, changed);
+			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, relid, changed);
 		return quals;
 	}
-	return rewrite_condition(o, quals, rel, changed);
+	return rewrite_condition(o, quals, rel, relid, changed);
 }
 
 void
-rewrite_jointree(const RewriteOids &o, Node *jt, RelOptInfo *rel, bool *changed)
+rewrite_jointree(const RewriteOids &o, Node *jt, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	if (jt == NULL)
 		return;
 	if (IsA(jt, FromExpr))
 	{
 		FromExpr *f = (FromExpr *) jt;
-		f->quals = rewrite_quals(o, f->quals, rel, changed);
+		f->quals = rewrite_quals(o, f->quals, rel, relid, changed);
 		ListCell *lc;
 		foreach (lc, f->fromlist)
-			rewrite_jointree(o, (Node *) lfirst(lc), rel, changed);
+			rewrite_jointree(o, (Node *) lfirst(lc), rel, relid, changed);
 	}
 	else if (IsA(jt, JoinExpr))
 	{
 		JoinExpr *j = (JoinExpr *) jt;
-		j->quals = rewrite_quals(o, j->quals, rel, changed);
-		rewrite_jointree(o, j->larg, rel, changed);
-		rewrite_jointree(o, j->rarg, rel, changed);
+		j->quals = rewrite_quals(o, j->quals, rel, relid, changed);
+		rewrite_jointree(o, j->larg, rel, relid, changed);
+		rewrite_jointree(o, j->rarg, rel, relid, changed);
 	}
 }
 
@@ -364,7 +394,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 	if (!o.present)
 		return;
 	bool changed = false;
-	rewrite_jointree(o, (Node *) root->parse->jointree, rel, &changed);
+	rewrite_jointree(o, (Node *) root->parse->jointree, rel, relid, &changed);
 }
 
 } // namespace

@@ -49,6 +49,7 @@ struct KnnItem
 	uint8 kind;
 	int16 level;      /* of the page blk */
 	uint8 entry_kind; /* GEOIDX_KIND_*: NULL and EMPTY rows come last, at +Infinity */
+	bool in_region;   /* a point already known to satisfy the region keys */
 	BlockNumber blk;
 	union
 	{
@@ -80,6 +81,7 @@ struct ScanOpaque
 	int ncircles;
 	geoidx::RegionTest *circles; /* the scan keys: all must hold */
 	bool empty_matches;          /* EMPTY rows satisfy every key: no box may rule a page out */
+	bool near_side_keys;         /* a key excludes points near its centre (outside, >, >=) */
 	int nscalar;                 /* keys on the columns after the point, tested on the payload */
 	ScanKey *scalar;
 	GeoidxInList **inlist;   /* of scalar[k] when it is col <@ array, else NULL */
@@ -384,7 +386,8 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 	}
 
 	int n = GeoidxPageCount(page);
-	if (classify(so, *GeoidxPageGetBox(page)) != geoidx::Verdict::outside)
+	geoidx::Verdict page_verdict = classify(so, *GeoidxPageGetBox(page));
+	if (page_verdict != geoidx::Verdict::outside)
 	{
 		if (GeoidxPageIsLeaf(page))
 		{
@@ -402,7 +405,7 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 													  : NULL;
 				if (!scalar_matches(so, payload))
 					continue;
-				KnnItem c;
+				KnnItem c{};
 				c.entry_kind = (uint8) GeoidxEntryKind(&e[i]);
 				if (c.entry_kind != GEOIDX_KIND_POINT)
 				{
@@ -414,6 +417,19 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 				else
 				{
 					geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
+					/*
+					 * A key that keeps the near side out (paging beyond a
+					 * distance, a ring's hole) rejects exactly the points that
+					 * would reach the top first: test them now, not one by one
+					 * as they surface. A page wholly in the region needs no test.
+					 */
+					c.in_region = page_verdict == geoidx::Verdict::inside;
+					if (!c.in_region && so->near_side_keys)
+					{
+						if (!point_matches(so, e[i].x, e[i].y))
+							continue;
+						c.in_region = true;
+					}
 					c.dist =
 						Max(item.dist, geoidx::metres_lower_bound_dlat(ll.lat, center_lat, true));
 					c.kind = kCoarse;
@@ -434,7 +450,7 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 			{
 				if (classify(so, e[i].box) == geoidx::Verdict::outside)
 					continue;
-				KnnItem c;
+				KnnItem c{};
 				/* a page of NULL and EMPTY rows only has an empty box: visited after every point */
 				c.dist =
 					geoidx::box_is_empty(e[i].box)
@@ -464,7 +480,7 @@ start_scan(IndexScanDesc scan, ScanOpaque *so)
 	so->started = true;
 	if (so->ordered)
 	{
-		KnnItem root;
+		KnnItem root{};
 		root.dist = 0.0;
 		root.kind = kPage;
 		root.entry_kind = GEOIDX_KIND_POINT;
@@ -494,7 +510,7 @@ refine(ScanOpaque *so, KnnItem *item, bool to_exact)
 		geoidx::GeoPoint g = geoidx::geographic_point(ll);
 		if (item->kind == kCoarse)
 		{
-			if (!point_matches(so, item->x, item->y))
+			if (!item->in_region && !point_matches(so, item->x, item->y))
 				return false;
 			geoidx::Vec3 v = geoidx::unit_vector(g);
 			double lb = geoidx::metres_lower_bound(
@@ -764,8 +780,15 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	}
 
 	so->empty_matches = so->ncircles > 0;
+	so->near_side_keys = false;
 	for (int i = 0; i < so->ncircles; i++)
+	{
 		so->empty_matches &= geoidx::empty_in_region(so->circles[i]);
+		geoidx::RegionMode m = so->circles[i].mode;
+		so->near_side_keys |=
+			(m == geoidx::RegionMode::outside || m == geoidx::RegionMode::dist_gt ||
+			 m == geoidx::RegionMode::dist_ge);
+	}
 
 	so->ordered = false;
 	so->order_nulls = scan->numberOfOrderBys > 0;

@@ -188,7 +188,7 @@ support_oids()
 		Oid t = g == 0 ? geometry : geography;
 		const Oid pred4[4] = {t, t, FLOAT8OID, BOOLOID};
 		const Oid ring5[5] = {t, t, FLOAT8OID, FLOAT8OID, BOOLOID};
-		const Oid outside3[3] = {t, FLOAT8OID, BOOLOID};
+		const Oid outside4[4] = {t, FLOAT8OID, BOOLOID, BOOLOID};
 		const Oid distance3[3] = {t, TEXTOID, FLOAT8OID};
 		bool have = OidIsValid(t);
 		oids.beyond_fn[g] = have ? function_oid("geoidx_beyond", ours, 4, pred4, true) : InvalidOid;
@@ -197,7 +197,7 @@ support_oids()
 			have ? function_oid("geoidx_outside", ours, 4, pred4, true) : InvalidOid;
 		oids.ring_fn[g] = have ? function_oid("geoidx_ring", ours, 5, ring5, true) : InvalidOid;
 		oids.circle_outside_fn[g] =
-			have ? function_oid("geoidx_circle_outside", ours, 3, outside3, true) : InvalidOid;
+			have ? function_oid("geoidx_circle_outside", ours, 4, outside4, true) : InvalidOid;
 		oids.circle_distance_fn[g] =
 			have ? function_oid("geoidx_circle_distance", ours, 3, distance3, true) : InvalidOid;
 	}
@@ -484,25 +484,6 @@ which_pred(Oid fn, int *g)
 	return Pred::none;
 }
 
-Node *
-float8_const(double v)
-{
-	return (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8), Float8GetDatum(v), false,
-							  FLOAT8PASSBYVAL);
-}
-
-/* metres + delta for a constant radius >= 0 (clamped at 0); NULL if it is not a constant. */
-Node *
-shift_const_radius(Node *metres, double delta)
-{
-	if (!IsA(metres, Const) || ((Const *) metres)->constisnull)
-		return NULL;
-	double m = DatumGetFloat8(((Const *) metres)->constvalue);
-	if (!(m >= 0.0))
-		return NULL;
-	return float8_const(Max(0.0, m + delta));
-}
-
 Expr *
 region_clause(const SupportOids &o, int g, Node *column, Oid fn, List *args)
 {
@@ -556,28 +537,27 @@ region_index_conditions(SupportRequestIndexCondition *req)
 	}
 	else
 	{
+		/*
+		 * The hole (outside; a ring's inner radius) is decided in the call's
+		 * argument order, point_first when the column is its first argument:
+		 * exact. A ring's disc is geoidx_circle, decided centre first: exact on
+		 * the spheroid or with the column second, else 1 um wider (as
+		 * geoidx_dwithin's) and the call stays as the filter.
+		 */
 		Node *use_spheroid = (Node *) llast(clause->args);
-		bool exact = req->indexarg == 1 || is_true_const(use_spheroid);
-		Node *inner = (Node *) lthird(clause->args); /* outside: the radius; ring: the hole */
-		if (!exact)
-		{
-			inner = shift_const_radius(inner, -kOrderSlackMetres);
-			if (inner == NULL)
-				return NIL;
-			req->lossy = true;
-		}
 		if (!OidIsValid(o.circle_outside_fn[g]) || !OidIsValid(o.region_circle_fn[g]))
 			return NIL;
-		conds = list_make1(region_clause(o, g, column, o.circle_outside_fn[g],
-										 list_make3(other, inner, use_spheroid)));
+		Node *point_first = makeBoolConst(req->indexarg == 0, false);
+		conds = list_make1(
+			region_clause(o, g, column, o.circle_outside_fn[g],
+						  list_make4(other, lthird(clause->args), use_spheroid, point_first)));
 		if (pred == Pred::ring)
 		{
 			Node *outer = (Node *) lfourth(clause->args);
-			if (!exact)
+			if (req->indexarg == 0 && !is_true_const(use_spheroid))
 			{
-				outer = shift_const_radius(outer, kOrderSlackMetres);
-				if (outer == NULL)
-					return NIL;
+				outer = widen_radius(outer, o);
+				req->lossy = true;
 			}
 			conds = lappend(conds, region_clause(o, g, column, o.region_circle_fn[g],
 												 list_make3(other, outer, use_spheroid)));
