@@ -26,7 +26,7 @@ dataset_load() {
     world) sql -v points="$WORLD_POINTS" -f "$BENCH_DIR/sql/world.sql" >/dev/null ;;
     worldcat)
       # derived from world (KF): world first, if this run has not loaded it
-      dataset_load world
+      [[ $(sql -c "SELECT to_regclass('world') IS NOT NULL") == t ]] || dataset_load world
       t0=$(now_ms)
       sql -f "$BENCH_DIR/sql/worldcat.sql" >/dev/null ;;
     cities)
@@ -36,6 +36,18 @@ dataset_load() {
   esac
   [[ $ds == worldcat ]] || sql -c "VACUUM ANALYZE $ds" >/dev/null # worldcat is a view
   step "data: $ds loaded: $(sql -c "SELECT count(*) FROM $ds") points in $(($(now_ms) - t0)) ms"
+}
+
+# await_relation NAME FLAG: wait until relation NAME exists (made by the
+# other loader), for up to 30 minutes; give up early if FLAG (a file) exists.
+await_relation() {
+  local i
+  for ((i = 0; i < 1800; i++)); do
+    [[ $(sql -c "SELECT to_regclass('$1') IS NOT NULL") == t ]] && return 0
+    [[ -e $2 ]] && return 1
+    sleep 1
+  done
+  return 1
 }
 
 # The index each variant is about. On worldcat (KF) every index also covers
