@@ -251,8 +251,28 @@ extern void geoidx_recompute_box(Page page);
 extern bool geoidx_leaf_fits(Page page, Size payload_size);
 extern void geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 							   Size payload_size);
-extern IndexTuple geoidx_entry_payload(Relation index, BlockNumber blk, Page page,
-									   const GeoidxLeafEntry *e);
+extern void geoidx_payload_corrupted(Relation index, BlockNumber blk) pg_attribute_noreturn();
+
+/*
+ * The payload of entry e on a leaf, checked to lie inside the payload area (a
+ * corrupted offset is an error, not a wild read); NULL if it has none. Inline:
+ * a filtered search calls it for every entry it passes.
+ */
+static inline IndexTuple
+geoidx_entry_payload(Relation index, BlockNumber blk, Page page, const GeoidxLeafEntry *e)
+{
+	int off = GeoidxEntryPayloadOffset(e);
+	if (off == 0)
+		return NULL;
+	PageHeader ph = (PageHeader) page;
+	if (unlikely(off < ph->pd_upper || off + (int) sizeof(IndexTupleData) > ph->pd_special))
+		geoidx_payload_corrupted(index, blk);
+	IndexTuple t = (IndexTuple) ((char *) page + off);
+	Size sz = IndexTupleSize(t);
+	if (unlikely(sz < sizeof(IndexTupleData) || off + sz > ph->pd_special))
+		geoidx_payload_corrupted(index, blk);
+	return t;
+}
 extern void geoidx_leaf_rebuild(Page page, const bool *keep);
 extern IndexTuple geoidx_form_payload(Relation index, Datum *values, bool *isnull);
 extern const char *geoidx_relname(Relation index);

@@ -257,24 +257,11 @@ geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 	GeoidxPageSetCount(page, n + 1);
 }
 
-/*
- * The payload of entry e on a leaf, checked to lie inside the payload area (a
- * corrupted offset is an error, not a wild read); NULL if it has none.
- */
-IndexTuple
-geoidx_entry_payload(Relation index, BlockNumber blk, Page page, const GeoidxLeafEntry *e)
+void
+geoidx_payload_corrupted(Relation index, BlockNumber blk)
 {
-	int off = GeoidxEntryPayloadOffset(e);
-	if (off == 0)
-		return NULL;
-	PageHeader ph = (PageHeader) page;
-	if (off < ph->pd_upper || off + (int) sizeof(IndexTupleData) > ph->pd_special)
-		corrupted(index, blk, "an entry's payload lies outside the payload area");
-	IndexTuple t = (IndexTuple) ((char *) page + off);
-	Size sz = IndexTupleSize(t);
-	if (sz < sizeof(IndexTupleData) || off + sz > ph->pd_special)
-		corrupted(index, blk, "an entry's payload runs past the payload area");
-	return t;
+	corrupted(index, blk, "an entry's payload lies outside the payload area");
+	pg_unreachable();
 }
 
 /*

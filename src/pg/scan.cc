@@ -26,6 +26,8 @@
 
 extern "C"
 {
+#include "access/stratnum.h"
+#include "catalog/pg_type_d.h"
 #include "nodes/tidbitmap.h"
 }
 
@@ -84,7 +86,9 @@ struct ScanOpaque
 	bool near_side_keys;         /* a key excludes points near its centre (outside, >, >=) */
 	int nscalar;                 /* keys on the columns after the point, tested on the payload */
 	ScanKey *scalar;
-	GeoidxInList **inlist;   /* of scalar[k] when it is col <@ array, else NULL */
+	GeoidxInList **inlist; /* of scalar[k] when it is col <@ array, else NULL */
+	int8 *fast;            /* of scalar[k]: a comparison of integers done inline, or 0 */
+	int64 *fast_arg;
 	TupleDesc payload_desc;  /* NULL: the index has only the point */
 	bool keep_payloads;      /* an index-only scan of an index with payloads */
 	MemoryContext batch_cxt; /* payload copies of one page's matches (unordered scans) */
@@ -245,6 +249,54 @@ entry_matches(const ScanOpaque *so, const GeoidxLeafEntry &e)
 	return true;
 }
 
+/*
+ * Integer and boolean comparisons of one type with itself (the usual filter:
+ * category = 7) are done inline: fast[k] holds the strategy and the type's
+ * width. Every other condition calls its operator's function.
+ */
+constexpr int8 kFastOpMask = 0x0F;
+constexpr int8 kFast2 = 0x10, kFast4 = 0x20, kFast8 = 0x40, kFastBool = 0x30;
+
+inline int64
+fast_value(int8 fast, Datum d)
+{
+	switch (fast & ~kFastOpMask)
+	{
+		case kFast2:
+			return DatumGetInt16(d);
+		case kFast4:
+			return DatumGetInt32(d);
+		case kFastBool:
+			return DatumGetBool(d) ? 1 : 0;
+		default:
+			return DatumGetInt64(d);
+	}
+}
+
+int8
+fast_kind(ScanKey key, TupleDesc payload_desc)
+{
+	if (key->sk_strategy < BTLessStrategyNumber || key->sk_strategy > BTGreaterStrategyNumber ||
+		(key->sk_flags & (SK_ISNULL | SK_SEARCHARRAY)))
+		return 0;
+	Oid type = TupleDescAttr(payload_desc, key->sk_attno - 2)->atttypid;
+	if (key->sk_subtype != type && key->sk_subtype != InvalidOid)
+		return 0;
+	switch (type)
+	{
+		case INT2OID:
+			return (int8) (kFast2 | key->sk_strategy);
+		case INT4OID:
+			return (int8) (kFast4 | key->sk_strategy);
+		case INT8OID:
+			return (int8) (kFast8 | key->sk_strategy);
+		case BOOLOID:
+			return (int8) (kFastBool | key->sk_strategy);
+		default:
+			return 0;
+	}
+}
+
 /* The keys on the columns after the point, on an entry's payload (NULL fails every key). */
 bool
 scalar_matches(const ScanOpaque *so, IndexTuple payload)
@@ -260,7 +312,33 @@ scalar_matches(const ScanOpaque *so, IndexTuple payload)
 		Datum v = index_getattr(payload, key->sk_attno - 1, so->payload_desc, &isnull);
 		if (isnull)
 			return false;
-		if (so->inlist[k] != NULL)
+		if (so->fast[k] != 0)
+		{
+			/* the same answer as the operator's function, without the call */
+			int64 a = fast_value(so->fast[k], v), b = so->fast_arg[k];
+			bool ok;
+			switch (so->fast[k] & kFastOpMask)
+			{
+				case BTLessStrategyNumber:
+					ok = a < b;
+					break;
+				case BTLessEqualStrategyNumber:
+					ok = a <= b;
+					break;
+				case BTEqualStrategyNumber:
+					ok = a == b;
+					break;
+				case BTGreaterEqualStrategyNumber:
+					ok = a >= b;
+					break;
+				default:
+					ok = a > b;
+					break;
+			}
+			if (!ok)
+				return false;
+		}
+		else if (so->inlist[k] != NULL)
 		{
 			if (geoidx_in_list_test(so->inlist[k], v) <= 0)
 				return false;
@@ -753,6 +831,8 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->nscalar = 0;
 	so->scalar = (ScanKey *) palloc(sizeof(ScanKey) * Max(1, scan->numberOfKeys));
 	so->inlist = (GeoidxInList **) palloc(sizeof(GeoidxInList *) * Max(1, scan->numberOfKeys));
+	so->fast = (int8 *) palloc(sizeof(int8) * Max(1, scan->numberOfKeys));
+	so->fast_arg = (int64 *) palloc(sizeof(int64) * Max(1, scan->numberOfKeys));
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey key = &scan->keyData[i];
@@ -769,6 +849,9 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 					? geoidx_in_list_make(DatumGetArrayTypeP(key->sk_argument), key->sk_collation,
 										  so->cxt)
 					: NULL;
+			so->fast[so->nscalar] = so->inlist[so->nscalar] ? 0 : fast_kind(key, so->payload_desc);
+			so->fast_arg[so->nscalar] =
+				so->fast[so->nscalar] ? fast_value(so->fast[so->nscalar], key->sk_argument) : 0;
 			so->scalar[so->nscalar++] = key;
 			continue;
 		}
