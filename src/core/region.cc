@@ -98,7 +98,15 @@ point_in_region(const RegionTest &t, LonLat p)
 		return t.constant != 0;
 	if ((t.mode == RegionMode::within || t.mode == RegionMode::outside) && !t.point_first)
 		return point_within(t.circle, p) == (t.mode == RegionMode::within);
+	GeoPoint g = geographic_point(p);
+	return point_in_region_at(t, p, g, unit_vector(g));
+}
 
+bool
+point_in_region_at(const RegionTest &t, LonLat p, GeoPoint g, const Vec3 &v)
+{
+	if (t.constant >= 0)
+		return t.constant != 0;
 	/*
 	 * The cheap tests first, as point_within; their slack exceeds both the
 	 * rounding of ST_Distance and the asymmetry of the great-circle angle.
@@ -107,14 +115,17 @@ point_in_region(const RegionTest &t, LonLat p)
 	bool outer = is_outer_mode(t.mode);
 	if (std::fabs(p.lat - c.center.lat * 180.0 / M_PI) > c.reject_dlat_deg)
 		return outer;
-	GeoPoint g = geographic_point(p);
-	double c2 = chord2(unit_vector(g), c.q);
+	double c2 = chord2(v, c.q);
 	if (c2 > c.reject_c2)
 		return outer;
 	if (c2 < c.accept_c2)
 		return !outer;
 	if (t.mode == RegionMode::within || t.mode == RegionMode::outside)
-		return st_dwithin(g, c.center, c.radius, c.use_spheroid) == (t.mode == RegionMode::within);
+	{
+		bool within = t.point_first ? st_dwithin(g, c.center, c.radius, c.use_spheroid)
+									: st_dwithin(c.center, g, c.radius, c.use_spheroid);
+		return within == (t.mode == RegionMode::within);
+	}
 	return compare(t.mode, st_distance(c.center, g, c.use_spheroid), c.radius);
 }
 

@@ -59,6 +59,8 @@ Verdict classify_region(const RegionTest &t, const Box3 &b);
 
 /* Exact, for a point as the geography cast leaves it. */
 bool point_in_region(const RegionTest &t, LonLat p);
+/* The same, with the point's radians g and unit vector v already computed. */
+bool point_in_region_at(const RegionTest &t, LonLat p, GeoPoint g, const Vec3 &v);
 
 /* A POINT EMPTY row: ST_DWithin is false for it and ST_Distance NULL, so only outside holds. */
 inline bool

@@ -187,7 +187,7 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 	int64 done = 0;
 
 	/* with payloads, fillfactor is a share of the page's bytes, not of its entry count */
-	const Size byte_limit = (Size) GEOIDX_ENTRIES_SPACE * build_fillfactor(state->index) / 100;
+	const Size byte_limit = (Size) GEOIDX_LEAF_SPACE * build_fillfactor(state->index) / 100;
 
 	geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
 	while (tuplesort_gettupleslot(state->sort, true, false, state->slot, NULL))
@@ -218,13 +218,13 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 		e.flags = (uint16) DatumGetInt32(slot_getattr(state->slot, kKindAtt, &isnull));
 		e.x = DatumGetFloat8(slot_getattr(state->slot, kXAtt, &isnull));
 		e.y = DatumGetFloat8(slot_getattr(state->slot, kYAtt, &isnull));
-		geoidx_leaf_append(pending, &e, payload, payload_size);
+		geoidx::Vec3 v;
 		if (GeoidxEntryIsPoint(&e))
 		{
-			geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
-			geoidx::box_extend(GeoidxPageGetBox(pending),
-							   geoidx::unit_vector(geoidx::geographic_point(ll)));
+			v = geoidx_entry_vector(&e);
+			geoidx::box_extend(GeoidxPageGetBox(pending), v);
 		}
+		geoidx_leaf_append(pending, &e, payload, payload_size, GeoidxEntryIsPoint(&e) ? &v : NULL);
 		have_pending = true;
 		if (++done % 10000 == 0)
 		{

@@ -36,8 +36,8 @@
  * that scans with no spatial condition and k-NN scans (which return them last,
  * with a NULL distance) see every row. Version 1 left them out.
  */
-#define GEOIDX_FORMAT_VERSION 2
-#define GEOIDX_PAGE_ID 0xFF8C /* last two bytes of every page, for pg_filedump */
+#define GEOIDX_FORMAT_VERSION 3 /* 3: leaves carry chunk boxes */
+#define GEOIDX_PAGE_ID 0xFF8C   /* last two bytes of every page, for pg_filedump */
 
 #define GEOIDX_METAPAGE_BLKNO 0
 #define GEOIDX_ROOT_BLKNO 1
@@ -144,8 +144,47 @@ static_assert(sizeof(GeoidxInternalEntry) == 56,
 #define GEOIDX_ENTRIES_OFFSET (MAXALIGN(SizeOfPageHeaderData) + MAXALIGN(sizeof(GeoidxPageBox)))
 #define GEOIDX_ENTRIES_SPACE                                                                       \
 	(BLCKSZ - GEOIDX_ENTRIES_OFFSET - MAXALIGN(sizeof(GeoidxPageOpaqueData)))
-#define GEOIDX_LEAF_CAPACITY ((int) (GEOIDX_ENTRIES_SPACE / sizeof(GeoidxLeafEntry)))
+/*
+ * Chunk boxes. A leaf's entries are cut into chunks of GEOIDX_CHUNK consecutive
+ * entries (in build order, which is Hilbert order, so a chunk is a small patch
+ * of the leaf's area), and the top of the leaf, just below the special space,
+ * keeps one box per chunk: floats rounded outwards, so that a box always holds
+ * its entries. A search decides a whole chunk from its box: a paging bound or a
+ * ring's hole skips the chunks nearer than it with no trigonometry, and a k-NN
+ * search keys a chunk's entries by the chunk's distance, so that far chunks
+ * never surface. Appends extend the chunk's box; VACUUM and splits recompute.
+ */
+#define GEOIDX_CHUNK 32
+#define GEOIDX_LEAF_CHUNKS 11
+
+typedef struct GeoidxChunkBox
+{
+	float lo[3];
+	float hi[3];
+} GeoidxChunkBox;
+
+#define GEOIDX_CHUNK_AREA MAXALIGN(GEOIDX_LEAF_CHUNKS * sizeof(GeoidxChunkBox))
+/* the bytes of a leaf for entries and payloads */
+#define GEOIDX_LEAF_SPACE (GEOIDX_ENTRIES_SPACE - GEOIDX_CHUNK_AREA)
+#define GEOIDX_LEAF_CAPACITY ((int) (GEOIDX_LEAF_SPACE / sizeof(GeoidxLeafEntry)))
 #define GEOIDX_INTERNAL_CAPACITY ((int) (GEOIDX_ENTRIES_SPACE / sizeof(GeoidxInternalEntry)))
+
+static_assert(GEOIDX_LEAF_CHUNKS * GEOIDX_CHUNK >= GEOIDX_LEAF_CAPACITY,
+			  "every entry a leaf can hold belongs to a chunk");
+static_assert(sizeof(GeoidxChunkBox) == 24, "chunk boxes are part of the on-disk format");
+
+/* The chunk boxes of a leaf; the payload area ends (its top is) where they begin. */
+static inline GeoidxChunkBox *
+GeoidxChunkBoxes(Page page)
+{
+	return (GeoidxChunkBox *) ((char *) page + ((PageHeader) page)->pd_special - GEOIDX_CHUNK_AREA);
+}
+
+static inline LocationIndex
+GeoidxLeafTop(Page page)
+{
+	return (LocationIndex) (((PageHeader) page)->pd_special - GEOIDX_CHUNK_AREA);
+}
 
 static inline GeoidxLeafEntry *
 GeoidxLeafEntries(Page page)
@@ -250,7 +289,10 @@ extern void geoidx_recompute_box(Page page);
 /* leaves with payloads (page.cc) */
 extern bool geoidx_leaf_fits(Page page, Size payload_size);
 extern void geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
-							   Size payload_size);
+							   Size payload_size, const geoidx::Vec3 *v);
+extern geoidx::Box3 geoidx_chunk_box(const GeoidxChunkBox *c);
+extern void geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Vec3 &v);
+extern geoidx::Vec3 geoidx_entry_vector(const GeoidxLeafEntry *e);
 extern void geoidx_payload_corrupted(Relation index, BlockNumber blk) pg_attribute_noreturn();
 
 /*
@@ -269,7 +311,7 @@ geoidx_entry_payload(Relation index, BlockNumber blk, Page page, const GeoidxLea
 		geoidx_payload_corrupted(index, blk);
 	IndexTuple t = (IndexTuple) ((char *) page + off);
 	Size sz = IndexTupleSize(t);
-	if (unlikely(sz < sizeof(IndexTupleData) || off + sz > ph->pd_special))
+	if (unlikely(sz < sizeof(IndexTupleData) || off + sz > GeoidxLeafTop(page)))
 		geoidx_payload_corrupted(index, blk);
 	return t;
 }

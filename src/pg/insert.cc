@@ -104,7 +104,7 @@ append_leaf(Relation index, Buffer buf, const NewEntry &ne)
 {
 	GenericXLogState *st = GenericXLogStart(index);
 	Page p = GenericXLogRegisterBuffer(st, buf, 0);
-	geoidx_leaf_append(p, &ne.entry, ne.payload, ne.payload_size);
+	geoidx_leaf_append(p, &ne.entry, ne.payload, ne.payload_size, ne.v);
 	const geoidx::Vec3 *v = ne.v;
 	if (v != NULL)
 		geoidx::box_extend(GeoidxPageGetBox(p), *v);
@@ -323,7 +323,7 @@ distribute(const char *entries, const geoidx::Box3 *boxes, int n, int entry_size
 		prefix[0] = 0;
 		for (int k = 0; k < n; k++)
 			prefix[k + 1] = prefix[k] + leaf_entry_bytes(&le[order[k]], src);
-		const Size cap = GEOIDX_ENTRIES_SPACE;
+		const Size cap = GEOIDX_LEAF_SPACE;
 		auto fits = [&](size_t k) { return prefix[k] <= cap && prefix[n] - prefix[k] <= cap; };
 		if (!fits(left_count))
 		{
@@ -357,8 +357,11 @@ distribute(const char *entries, const geoidx::Box3 *boxes, int n, int entry_size
 		{
 			int off = GeoidxEntryPayloadOffset(&le[i]);
 			const char *payload = off ? src + off : NULL;
+			/* a point's box is the point; NULL and EMPTY rows have an empty one */
+			geoidx::Vec3 v = {boxes[i].lo[0], boxes[i].lo[1], boxes[i].lo[2]};
 			geoidx_leaf_append(to_left ? left : right, &le[i], payload,
-							   payload ? IndexTupleSize((IndexTuple) payload) : 0);
+							   payload ? IndexTupleSize((IndexTuple) payload) : 0,
+							   geoidx::box_is_empty(boxes[i]) ? NULL : &v);
 			continue;
 		}
 		char **dst = to_left ? &l : &r;

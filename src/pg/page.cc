@@ -11,6 +11,9 @@
  * WAL writes nothing and sets no LSN: there geoidx_finish stamps a fake LSN
  * the way GiST does.
  */
+#include <cmath>
+#include <limits>
+
 #include "geoidx.h"
 
 extern "C"
@@ -31,6 +34,54 @@ geoidx_init_page(Page page, uint16 flags, uint16 level)
 	op->page_id = GEOIDX_PAGE_ID;
 	*GeoidxPageGetBox(page) = geoidx::box_empty();
 	((PageHeader) page)->pd_lower = GEOIDX_ENTRIES_OFFSET;
+	if (flags & GEOIDX_F_LEAF)
+	{
+		((PageHeader) page)->pd_upper = GeoidxLeafTop(page);
+		GeoidxChunkBox *c = GeoidxChunkBoxes(page);
+		for (int i = 0; i < GEOIDX_LEAF_CHUNKS; i++)
+			for (int a = 0; a < 3; a++)
+			{
+				c[i].lo[a] = std::numeric_limits<float>::infinity();
+				c[i].hi[a] = -std::numeric_limits<float>::infinity();
+			}
+	}
+}
+
+/* A chunk box as a box of doubles (an empty one stays empty). */
+geoidx::Box3
+geoidx_chunk_box(const GeoidxChunkBox *c)
+{
+	geoidx::Box3 b;
+	for (int a = 0; a < 3; a++)
+	{
+		b.lo[a] = c->lo[a];
+		b.hi[a] = c->hi[a];
+	}
+	return b;
+}
+
+/* Grows a chunk box to hold v, rounding outwards to float. */
+void
+geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Vec3 &v)
+{
+	const double d[3] = {v.x, v.y, v.z};
+	for (int a = 0; a < 3; a++)
+	{
+		float f = (float) d[a];
+		float lo =
+			(double) f > d[a] ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+		float hi =
+			(double) f < d[a] ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+		c->lo[a] = std::min(c->lo[a], lo);
+		c->hi[a] = std::max(c->hi[a], hi);
+	}
+}
+
+/* The unit vector of a point entry, as the search and the page boxes compute it. */
+geoidx::Vec3
+geoidx_entry_vector(const GeoidxLeafEntry *e)
+{
+	return geoidx::unit_vector(geoidx::geographic_point(geoidx_entry_lonlat(e->x, e->y)));
 }
 
 void
@@ -103,9 +154,10 @@ geoidx_check_page(Relation index, Buffer buf, Page page)
 		(ph->pd_lower - GEOIDX_ENTRIES_OFFSET) % esz != 0 ||
 		GeoidxPageCount(page) > GeoidxPageCapacity(page))
 		corrupted(index, blk, "pd_lower does not end an entry array");
-	/* the payload area: leaves only, MAXALIGNed, between the entries and the special space */
-	if (ph->pd_upper > ph->pd_special || ph->pd_upper != MAXALIGN(ph->pd_upper) ||
-		(!(op->flags & GEOIDX_F_LEAF) && ph->pd_upper != ph->pd_special))
+	/* the payload area: leaves only, MAXALIGNed, between the entries and the chunk boxes */
+	if (ph->pd_upper != MAXALIGN(ph->pd_upper) ||
+		((op->flags & GEOIDX_F_LEAF) ? ph->pd_upper > GeoidxLeafTop(page)
+									 : ph->pd_upper != ph->pd_special))
 		corrupted(index, blk, "pd_upper does not start a payload area");
 	if (op->rightlink == blk || op->rightlink == GEOIDX_METAPAGE_BLKNO ||
 		op->rightlink == GEOIDX_ROOT_BLKNO)
@@ -238,7 +290,8 @@ geoidx_leaf_fits(Page page, Size payload_size)
  * The caller has checked geoidx_leaf_fits; the page's box is the caller's.
  */
 void
-geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload, Size payload_size)
+geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload, Size payload_size,
+				   const geoidx::Vec3 *v)
 {
 	PageHeader ph = (PageHeader) page;
 	int n = GeoidxPageCount(page);
@@ -255,6 +308,8 @@ geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 	}
 	GeoidxLeafEntries(page)[n] = e;
 	GeoidxPageSetCount(page, n + 1);
+	if (v != NULL)
+		geoidx_chunk_extend(&GeoidxChunkBoxes(page)[n / GEOIDX_CHUNK], *v);
 }
 
 void
@@ -266,8 +321,9 @@ geoidx_payload_corrupted(Relation index, BlockNumber blk)
 
 /*
  * Rewrites a leaf with only the entries keep[] marks (all if keep is NULL),
- * their payloads packed again from pd_special down: what VACUUM does after
- * removing entries. Boxes are left alone (a larger box is still correct).
+ * their payloads packed again below the chunk boxes, which are recomputed:
+ * what VACUUM does after removing entries. The page box is left alone (a larger
+ * box is still correct).
  */
 void
 geoidx_leaf_rebuild(Page page, const bool *keep)
@@ -276,16 +332,26 @@ geoidx_leaf_rebuild(Page page, const bool *keep)
 	memcpy(copy.data, page, BLCKSZ);
 	int n = GeoidxPageCount(copy.data);
 	GeoidxLeafEntry *e = GeoidxLeafEntries(copy.data);
-	PageHeader ph = (PageHeader) page;
-	ph->pd_upper = ph->pd_special;
-	GeoidxPageSetCount(page, 0);
+	/* a fresh leaf with the same header fields: empty entries, payloads and chunk boxes */
+	GeoidxPageOpaqueData op = *GeoidxPageGetOpaque(page);
+	geoidx::Box3 box = *GeoidxPageGetBox(page);
+	PageXLogRecPtr lsn = ((PageHeader) page)->pd_lsn;
+	uint16 checksum = ((PageHeader) page)->pd_checksum;
+	geoidx_init_page(page, op.flags, op.level);
+	*GeoidxPageGetOpaque(page) = op;
+	*GeoidxPageGetBox(page) = box;
+	((PageHeader) page)->pd_lsn = lsn;
+	((PageHeader) page)->pd_checksum = checksum;
 	for (int i = 0; i < n; i++)
 	{
 		if (keep && !keep[i])
 			continue;
 		int off = GeoidxEntryPayloadOffset(&e[i]);
 		const char *payload = off ? copy.data + off : NULL;
-		geoidx_leaf_append(page, &e[i], payload,
-						   payload ? IndexTupleSize((IndexTuple) payload) : 0);
+		geoidx::Vec3 v;
+		if (GeoidxEntryIsPoint(&e[i]))
+			v = geoidx_entry_vector(&e[i]);
+		geoidx_leaf_append(page, &e[i], payload, payload ? IndexTupleSize((IndexTuple) payload) : 0,
+						   GeoidxEntryIsPoint(&e[i]) ? &v : NULL);
 	}
 }

@@ -39,7 +39,8 @@ enum ItemKind : uint8
 	kExact = 0,     /* ties: exact points first, so that a tie never costs a page read */
 	kCandidate = 1, /* keyed by the chord bound */
 	kCoarse = 2,    /* keyed by the latitude bound: not yet tested against the circles */
-	kPage = 3,
+	kChunk = 3,     /* the matching entries of one chunk of a leaf, keyed by the chunk's box */
+	kPage = 4,
 };
 
 /* the level a page must be on; the root's is not known in advance */
@@ -55,8 +56,9 @@ struct KnnItem
 	BlockNumber blk;
 	union
 	{
-		XLogRecPtr parent_lsn; /* a page */
-		IndexTuple payload;    /* a point, when an index-only scan needs its other columns */
+		XLogRecPtr parent_lsn;   /* a page */
+		IndexTuple payload;      /* a point, when an index-only scan needs its other columns */
+		struct ChunkCopy *chunk; /* a chunk */
 	};
 	ItemPointerData tid;
 	double x;
@@ -68,6 +70,18 @@ struct KnnItem
 		return dist < o.dist || (dist == o.dist && kind < o.kind);
 	}
 };
+
+/* A chunk's entries that passed the filters, copied out of the leaf until the chunk surfaces. */
+struct ChunkCopy
+{
+	int n;
+	bool in_region; /* the chunk's box lies in every region key */
+	GeoidxLeafEntry e[GEOIDX_CHUNK];
+	IndexTuple payload[GEOIDX_CHUNK]; /* for index-only scans */
+};
+
+/* Chunks with at most this many matching entries push them at once. */
+constexpr int kSmallChunk = 4;
 
 struct PageRef
 {
@@ -363,6 +377,18 @@ keep_payload(const ScanOpaque *so, IndexTuple payload, MemoryContext cxt)
 }
 
 /*
+ * The verdict on the chunk of a leaf's entries that starts at entry first:
+ * the page's when that is already decided, else its chunk box's.
+ */
+geoidx::Verdict
+chunk_verdict(const ScanOpaque *so, Page page, int first, geoidx::Verdict page_verdict)
+{
+	if (page_verdict != geoidx::Verdict::maybe)
+		return page_verdict;
+	return classify(so, geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]));
+}
+
+/*
  * Reads and share-locks page blk, which a link said is on the given level.
  * A link to block 0xFFFFFFFF would make ReadBuffer extend the index
  * (P_NEW), and a level that does not follow its parent's means the links are
@@ -418,16 +444,23 @@ visit_page_unordered(IndexScanDesc scan, ScanOpaque *so, PageRef ref)
 		if (GeoidxPageIsLeaf(page))
 		{
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
-			for (int i = 0; i < n; i++)
+			for (int first = 0; first < n; first += GEOIDX_CHUNK)
 			{
-				IndexTuple payload = so->payload_desc ? geoidx_entry_payload(scan->indexRelation,
-																			 ref.blk, page, &e[i])
-													  : NULL;
-				if (!scalar_matches(so, payload))
+				geoidx::Verdict v = chunk_verdict(so, page, first, page_verdict);
+				if (v == geoidx::Verdict::outside)
 					continue;
-				if ((GeoidxEntryIsPoint(&e[i]) && page_verdict == geoidx::Verdict::inside) ||
-					entry_matches(so, e[i]))
-					emit(so, e[i], keep_payload(so, payload, so->batch_cxt));
+				for (int i = first; i < Min(n, first + GEOIDX_CHUNK); i++)
+				{
+					IndexTuple payload =
+						so->payload_desc
+							? geoidx_entry_payload(scan->indexRelation, ref.blk, page, &e[i])
+							: NULL;
+					if (!scalar_matches(so, payload))
+						continue;
+					if ((GeoidxEntryIsPoint(&e[i]) && v == geoidx::Verdict::inside) ||
+						entry_matches(so, e[i]))
+						emit(so, e[i], keep_payload(so, payload, so->batch_cxt));
+				}
 			}
 		}
 		else
@@ -441,6 +474,59 @@ visit_page_unordered(IndexScanDesc scan, ScanOpaque *so, PageRef ref)
 		}
 	}
 	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * The points of a chunk into the heap, each keyed by the larger of the
+ * chunk's distance and its latitude bound. A key that keeps the near side out
+ * (paging beyond a distance, a ring's hole) rejects exactly the points that
+ * would surface first: they are tested now, not one by one as they surface;
+ * a chunk wholly in the region needs no test.
+ */
+void
+push_chunk_points(ScanOpaque *so, const ChunkCopy &chunk, double chunk_lb)
+{
+	double center_lat = so->order_center.lat * (180.0 / M_PI);
+	for (int i = 0; i < chunk.n; i++)
+	{
+		const GeoidxLeafEntry &e = chunk.e[i];
+		KnnItem c{};
+		c.in_region = chunk.in_region;
+		geoidx::LonLat ll = geoidx_entry_lonlat(e.x, e.y);
+		c.dist = Max(chunk_lb, geoidx::metres_lower_bound_dlat(ll.lat, center_lat, true));
+		c.kind = kCoarse;
+		if (!c.in_region && so->near_side_keys)
+		{
+			/* the vector the test needs also gives the chord bound: straight to candidate */
+			geoidx::GeoPoint g = geoidx::geographic_point(ll);
+			geoidx::Vec3 v = geoidx::unit_vector(g);
+			bool in = true;
+			for (int k = 0; k < so->ncircles && in; k++)
+				in = geoidx::point_in_region_at(so->circles[k], ll, g, v);
+			if (!in)
+				continue;
+			c.in_region = true;
+			c.dist =
+				Max(c.dist, geoidx::metres_lower_bound(
+								geoidx::chord2_to_angle(geoidx::chord2(v, so->order_q)), true));
+			c.kind = kCandidate;
+		}
+		c.entry_kind = GEOIDX_KIND_POINT;
+		c.blk = InvalidBlockNumber;
+		c.payload = chunk.payload[i];
+		c.tid = e.tid;
+		c.x = e.x;
+		c.y = e.y;
+		geoidx::heap_push(&so->heap, c);
+	}
+}
+
+/* Ordered: a chunk popped from the heap gives its points. */
+void
+expand_chunk(ScanOpaque *so, const KnnItem &item)
+{
+	push_chunk_points(so, *item.chunk, item.dist);
+	pfree(item.chunk);
 }
 
 /* Ordered: expands one page popped from the heap. */
@@ -470,54 +556,72 @@ visit_page_ordered(IndexScanDesc scan, ScanOpaque *so, const KnnItem &item)
 		if (GeoidxPageIsLeaf(page))
 		{
 			/*
-			 * Every point goes in with the latitude bound only (no trigonometry)
-			 * and is tested against the circles and refined when it reaches the
-			 * top: most of a leaf's points are further than the k-th and never do.
+			 * A leaf's chunks go into the heap keyed by their boxes' distance,
+			 * with the entries that pass the filters on the other columns; a
+			 * chunk's points go in (keyed by the chunk's distance or their
+			 * latitude bound, no trigonometry) only when the chunk surfaces,
+			 * and each point is tested against the circles and refined only
+			 * when it surfaces: most of a leaf is further than the k-th.
 			 */
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
-			double center_lat = so->order_center.lat * (180.0 / M_PI);
-			for (int i = 0; i < n; i++)
+			for (int first = 0; first < n; first += GEOIDX_CHUNK)
 			{
-				IndexTuple payload = so->payload_desc ? geoidx_entry_payload(scan->indexRelation,
-																			 item.blk, page, &e[i])
-													  : NULL;
-				if (!scalar_matches(so, payload))
+				geoidx::Verdict v = chunk_verdict(so, page, first, page_verdict);
+				if (v == geoidx::Verdict::outside)
 					continue;
-				KnnItem c{};
-				c.entry_kind = (uint8) GeoidxEntryKind(&e[i]);
-				if (c.entry_kind != GEOIDX_KIND_POINT)
+				geoidx::Box3 cb = geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]);
+				double chunk_lb =
+					geoidx::box_is_empty(cb)
+						? item.dist
+						: Max(item.dist,
+							  geoidx::metres_lower_bound(
+								  geoidx::chord2_to_angle(geoidx::min_chord2(cb, so->order_q)),
+								  true));
+				ChunkCopy local;
+				local.n = 0;
+				local.in_region = (v == geoidx::Verdict::inside);
+				for (int i = first; i < Min(n, first + GEOIDX_CHUNK); i++)
 				{
-					if (!entry_matches(so, e[i]))
+					IndexTuple payload =
+						so->payload_desc
+							? geoidx_entry_payload(scan->indexRelation, item.blk, page, &e[i])
+							: NULL;
+					if (!scalar_matches(so, payload))
 						continue;
-					c.dist = std::numeric_limits<double>::infinity();
-					c.kind = kExact;
-				}
-				else
-				{
-					geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
-					/*
-					 * A key that keeps the near side out (paging beyond a
-					 * distance, a ring's hole) rejects exactly the points that
-					 * would reach the top first: test them now, not one by one
-					 * as they surface. A page wholly in the region needs no test.
-					 */
-					c.in_region = page_verdict == geoidx::Verdict::inside;
-					if (!c.in_region && so->near_side_keys)
+					if (!GeoidxEntryIsPoint(&e[i]))
 					{
-						if (!point_matches(so, e[i].x, e[i].y))
+						/* NULL and EMPTY rows come after every point */
+						if (!entry_matches(so, e[i]))
 							continue;
-						c.in_region = true;
+						KnnItem c{};
+						c.entry_kind = (uint8) GeoidxEntryKind(&e[i]);
+						c.dist = std::numeric_limits<double>::infinity();
+						c.kind = kExact;
+						c.blk = InvalidBlockNumber;
+						c.payload = keep_payload(so, payload, so->cxt);
+						c.tid = e[i].tid;
+						geoidx::heap_push(&so->heap, c);
+						continue;
 					}
-					c.dist =
-						Max(item.dist, geoidx::metres_lower_bound_dlat(ll.lat, center_lat, true));
-					c.kind = kCoarse;
+					local.e[local.n] = e[i];
+					local.payload[local.n] = keep_payload(so, payload, so->cxt);
+					local.n++;
 				}
-				c.level = 0;
+				if (local.n == 0)
+					continue;
+				if (local.n <= kSmallChunk)
+				{
+					push_chunk_points(so, local, chunk_lb);
+					continue;
+				}
+				KnnItem c{};
+				c.dist = chunk_lb;
+				c.kind = kChunk;
+				c.entry_kind = GEOIDX_KIND_POINT;
 				c.blk = InvalidBlockNumber;
-				c.payload = keep_payload(so, payload, so->cxt);
-				c.tid = e[i].tid;
-				c.x = e[i].x;
-				c.y = e[i].y;
+				c.chunk = (ChunkCopy *) MemoryContextAlloc(so->cxt, sizeof(ChunkCopy));
+				memcpy(c.chunk, &local, offsetof(ChunkCopy, e) + sizeof(GeoidxLeafEntry) * local.n);
+				memcpy(c.chunk->payload, local.payload, sizeof(IndexTuple) * local.n);
 				geoidx::heap_push(&so->heap, c);
 			}
 		}
@@ -661,6 +765,11 @@ gather_run(IndexScanDesc scan, ScanOpaque *so, const KnnItem &first)
 		if (t.kind == kPage)
 		{
 			visit_page_ordered(scan, so, t);
+			continue;
+		}
+		if (t.kind == kChunk)
+		{
+			expand_chunk(so, t);
 			continue;
 		}
 		if (t.kind == kCandidate || t.kind == kCoarse)
@@ -966,6 +1075,11 @@ geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
 			if (item.kind == kPage)
 			{
 				visit_page_ordered(scan, so, item);
+				continue;
+			}
+			if (item.kind == kChunk)
+			{
+				expand_chunk(so, item);
 				continue;
 			}
 			if (item.kind == kCandidate || item.kind == kCoarse)

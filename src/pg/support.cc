@@ -594,6 +594,19 @@ region_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 	return outer ? 1.0 - s : s;
 }
 
+/*
+ * What to assume of a region whose centre or bound is not known at planning
+ * time (a generic plan's parameters): a disc or ring holds few rows, beyond a
+ * bound or outside a disc almost all. Guessing a paging key as selective as a
+ * radius would make the generic plan look dearer than the custom ones, and
+ * each execution would then plan again.
+ */
+double
+unknown_region_selectivity(bool outer)
+{
+	return outer ? 1.0 - kDefaultSelectivity : kDefaultSelectivity;
+}
+
 double
 region_pred_selectivity(SupportRequestSelectivity *req)
 {
@@ -602,6 +615,8 @@ region_pred_selectivity(SupportRequestSelectivity *req)
 	int nargs = list_length(req->args);
 	if (req->is_join || pred == Pred::none || nargs != (pred == Pred::ring ? 5 : 4))
 		return kDefaultSelectivity;
+	const double fallback =
+		unknown_region_selectivity(pred == Pred::beyond || pred == Pred::outside);
 
 	Node *ea = estimate_expression_value(req->root, (Node *) linitial(req->args));
 	Node *eb = estimate_expression_value(req->root, (Node *) lsecond(req->args));
@@ -618,20 +633,20 @@ region_pred_selectivity(SupportRequestSelectivity *req)
 		centre = (Const *) ea;
 	}
 	else
-		return kDefaultSelectivity;
+		return fallback;
 	double nums[2];
 	for (int i = 0; i < (pred == Pred::ring ? 2 : 1); i++)
 	{
 		Node *e = estimate_expression_value(req->root, (Node *) list_nth(req->args, 2 + i));
 		if (!IsA(e, Const))
-			return kDefaultSelectivity;
+			return fallback;
 		if (((Const *) e)->constisnull)
 			return 0.0;
 		nums[i] = DatumGetFloat8(((Const *) e)->constvalue);
 	}
 	Node *flag = estimate_expression_value(req->root, (Node *) llast(req->args));
 	if (!IsA(flag, Const))
-		return kDefaultSelectivity;
+		return fallback;
 	if (centre->constisnull || ((Const *) flag)->constisnull)
 		return 0.0;
 	bool flagv = DatumGetBool(((Const *) flag)->constvalue);
@@ -759,7 +774,27 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 	Node *column = (Node *) linitial(args);
 	Node *circle = estimate_expression_value(root, (Node *) lsecond(args));
 	if (!IsA(circle, Const) || IsA(column, Const))
-		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	{
+		/* a circle of parameters: at least its kind is known from the function that makes it */
+		bool outer = false;
+		if (IsA(circle, FuncExpr))
+		{
+			const SupportOids &o = support_oids();
+			FuncExpr *f = (FuncExpr *) circle;
+			for (int g = 0; g < 2; g++)
+			{
+				if (f->funcid == o.circle_outside_fn[g])
+					outer = true;
+				else if (f->funcid == o.circle_distance_fn[g] && list_length(f->args) == 3 &&
+						 IsA(lsecond(f->args), Const) && !((Const *) lsecond(f->args))->constisnull)
+				{
+					char *op = TextDatumGetCString(((Const *) lsecond(f->args))->constvalue);
+					outer = op[0] == '>';
+				}
+			}
+		}
+		PG_RETURN_FLOAT8(unknown_region_selectivity(outer));
+	}
 	if (((Const *) circle)->constisnull)
 		PG_RETURN_FLOAT8(0.0);
 

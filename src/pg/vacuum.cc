@@ -48,26 +48,15 @@ vacuum_leaf(Relation index, Buffer buf, IndexBulkDeleteCallback callback, void *
 		{
 			GenericXLogState *st = GenericXLogStart(index);
 			Page p = GenericXLogRegisterBuffer(st, buf, 0);
-			if (((PageHeader) p)->pd_upper != ((PageHeader) p)->pd_special)
+			/* payloads are repacked and chunk boxes recomputed with the entries */
+			BlockNumber blk = BufferGetBlockNumber(buf);
+			for (int i = 0; i < n; i++)
 			{
-				/* payloads: repack them too, so that their space is free again */
-				BlockNumber blk = BufferGetBlockNumber(buf);
-				for (int i = 0; i < n; i++)
-				{
-					(void) geoidx_entry_payload(index, blk, page, &e[i]);
-					dead[i] = !dead[i]; /* now: keep */
-				}
-				geoidx_leaf_rebuild(p, dead);
-				keep = GeoidxPageCount(p);
+				(void) geoidx_entry_payload(index, blk, page, &e[i]);
+				dead[i] = !dead[i]; /* now: keep */
 			}
-			else
-			{
-				GeoidxLeafEntry *pe = GeoidxLeafEntries(p);
-				for (int i = 0; i < n; i++)
-					if (!dead[i])
-						pe[keep++] = pe[i];
-				GeoidxPageSetCount(p, keep);
-			}
+			geoidx_leaf_rebuild(p, dead);
+			keep = GeoidxPageCount(p);
 			geoidx_finish(index, st, &buf, 1);
 			counts->removed += ndead;
 			counts->live += keep;

@@ -212,6 +212,13 @@ walk_tree(VerifyState *vs)
 					geoidx::Vec3 v = geoidx::unit_vector(geoidx::geographic_point(ll));
 					if (!geoidx::box_contains(box, v))
 						fail(index, psprintf("the page's box does not cover entry %d", i), p.blk);
+					geoidx::Box3 chunk =
+						geoidx_chunk_box(&GeoidxChunkBoxes(page)[i / GEOIDX_CHUNK]);
+					if (!geoidx::box_contains(chunk, v))
+						fail(index,
+							 psprintf("the box of chunk %d does not cover entry %d",
+									  i / GEOIDX_CHUNK, i),
+							 p.blk);
 				}
 				else if (e[i].x != 0.0 || e[i].y != 0.0)
 					fail(index, psprintf("entry %d of a NULL or EMPTY row has coordinates", i),
@@ -394,12 +401,12 @@ geoidx_stats(PG_FUNCTION_ARGS)
 			leaf_pages++;
 			entries += n;
 			PageHeader ph = (PageHeader) page;
-			if (ph->pd_upper == ph->pd_special)
+			if (ph->pd_upper == GeoidxLeafTop(page))
 				leaf_used += (double) n / GEOIDX_LEAF_CAPACITY;
 			else /* payloads: the share of the bytes */
 				leaf_used += (double) ((ph->pd_lower - GEOIDX_ENTRIES_OFFSET) +
-									   (ph->pd_special - ph->pd_upper)) /
-							 GEOIDX_ENTRIES_SPACE;
+									   (GeoidxLeafTop(page) - ph->pd_upper)) /
+							 GEOIDX_LEAF_SPACE;
 		}
 		else
 		{
