@@ -655,26 +655,20 @@ region_pred_selectivity(SupportRequestSelectivity *req)
 	bool empty;
 	if (!constant_centre(centre, "the centre of a geoidx region", &ll, &empty))
 		return empty ? 0.0 : kDefaultSelectivity;
-	switch (pred)
+	if (pred == Pred::ring)
 	{
-		case Pred::beyond:
-			return region_selectivity(
-				req->root, column, ll, nums[0], true,
-				flagv ? geoidx::RegionMode::dist_ge : geoidx::RegionMode::dist_gt, req->varRelid);
-		case Pred::nearer:
-			return region_selectivity(
-				req->root, column, ll, nums[0], true,
-				flagv ? geoidx::RegionMode::dist_le : geoidx::RegionMode::dist_lt, req->varRelid);
-		case Pred::outside:
-			return region_selectivity(req->root, column, ll, nums[0], flagv,
-									  geoidx::RegionMode::outside, req->varRelid);
-		default:
-		{
-			double s = circle_selectivity(req->root, column, ll, nums[1], flagv, req->varRelid) -
-					   circle_selectivity(req->root, column, ll, nums[0], flagv, req->varRelid);
-			return s < 0.0 ? 0.0 : s;
-		}
+		double s = circle_selectivity(req->root, column, ll, nums[1], flagv, req->varRelid) -
+				   circle_selectivity(req->root, column, ll, nums[0], flagv, req->varRelid);
+		return s < 0.0 ? 0.0 : s;
 	}
+	/* the last argument is `inclusive` for the distance comparisons, `use_spheroid` for outside */
+	geoidx::RegionMode mode =
+		pred == Pred::outside ? geoidx::RegionMode::outside
+		: pred == Pred::beyond
+			? (flagv ? geoidx::RegionMode::dist_ge : geoidx::RegionMode::dist_gt)
+			: (flagv ? geoidx::RegionMode::dist_le : geoidx::RegionMode::dist_lt);
+	bool use_spheroid = pred == Pred::outside ? flagv : true;
+	return region_selectivity(req->root, column, ll, nums[0], use_spheroid, mode, req->varRelid);
 }
 
 } // namespace
@@ -701,39 +695,39 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_in_array_sel);
 }
 
-extern "C" Datum
-geoidx_region_support(PG_FUNCTION_ARGS)
+namespace
 {
-	Node *rawreq = (Node *) PG_GETARG_POINTER(0);
 
+/* One support function's answers: index conditions and selectivity, by the predicate's own rules.
+ */
+Datum
+answer_support(Node *rawreq, List *(*conditions)(SupportRequestIndexCondition *),
+			   double (*selectivity)(SupportRequestSelectivity *))
+{
 	if (IsA(rawreq, SupportRequestIndexCondition))
-		PG_RETURN_POINTER(region_index_conditions((SupportRequestIndexCondition *) rawreq));
+		return PointerGetDatum(conditions((SupportRequestIndexCondition *) rawreq));
 	if (IsA(rawreq, SupportRequestSelectivity))
 	{
 		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
-		req->selectivity = region_pred_selectivity(req);
-		PG_RETURN_POINTER(req);
+		req->selectivity = selectivity(req);
+		return PointerGetDatum(req);
 	}
-	PG_RETURN_POINTER(NULL);
+	return PointerGetDatum(NULL);
+}
+
+} // namespace
+
+extern "C" Datum
+geoidx_region_support(PG_FUNCTION_ARGS)
+{
+	return answer_support((Node *) PG_GETARG_POINTER(0), region_index_conditions,
+						  region_pred_selectivity);
 }
 
 extern "C" Datum
 geoidx_dwithin_support(PG_FUNCTION_ARGS)
 {
-	Node *rawreq = (Node *) PG_GETARG_POINTER(0);
-
-	if (IsA(rawreq, SupportRequestIndexCondition))
-	{
-		List *conds = index_condition((SupportRequestIndexCondition *) rawreq);
-		PG_RETURN_POINTER(conds);
-	}
-	if (IsA(rawreq, SupportRequestSelectivity))
-	{
-		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
-		req->selectivity = dwithin_selectivity(req);
-		PG_RETURN_POINTER(req);
-	}
-	PG_RETURN_POINTER(NULL);
+	return answer_support((Node *) PG_GETARG_POINTER(0), index_condition, dwithin_selectivity);
 }
 
 /*
