@@ -34,6 +34,14 @@ EXPLAIN (COSTS OFF)
 SELECT id FROM shops WHERE cat IN (1, 2) AND name = 'shop 1' ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
 EXPLAIN (COSTS OFF)
 SELECT id FROM shops WHERE big BETWEEN 5 AND 7000000000 AND geoidx_dwithin(pos, 'SRID=4326;POINT(2 45)', 5e5);
+-- a boolean column as itself and negated (<> is no index operator: a filter), and an
+-- empty list: nothing to read but the metapage
+EXPLAIN (COSTS OFF)
+SELECT id FROM shops WHERE open AND NOT (cat = 0) ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+EXPLAIN (COSTS OFF)
+SELECT id FROM shops WHERE NOT open ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS)
+SELECT id FROM shops WHERE cat = ANY ('{}') ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
 
 -- k-NN over the rows that match, at 50 %, 1 % and 0.01 %, and combinations:
 -- the distances equal ST_Distance(geography) ordered over the filtered rows

@@ -404,6 +404,7 @@ typedef struct GeoidxInList
 	Datum *elems;
 	bool *nulls;
 	int n;
+	int nvalues; /* elements that are not NULL */
 	bool any_null;
 	FmgrInfo eq;
 	Oid collation;

@@ -246,8 +246,12 @@ geoidx_in_list_make(ArrayType *arr, Oid collation, MemoryContext cxt)
 	deconstruct_array(copy, elemtype, typlen, typbyval, typalign, &list->elems, &list->nulls,
 					  &list->n);
 	list->any_null = false;
+	list->nvalues = 0;
 	for (int i = 0; i < list->n; i++)
+	{
 		list->any_null |= list->nulls[i];
+		list->nvalues += list->nulls[i] ? 0 : 1;
+	}
 	MemoryContextSwitchTo(old);
 	return list;
 }

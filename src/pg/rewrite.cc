@@ -17,6 +17,7 @@
  *   a <~> b <= x   ->  geoidx_nearer(a, b, x, true)     (also x >= a <~> b)
  *   NOT geoidx_dwithin(a, b, r, s)  ->  geoidx_outside(a, b, r, s)
  *   col = ANY(array), col IN (...)  ->  col <@ array      (see rewrite_in)
+ *   flag, NOT flag                  ->  flag = true, flag = false (a bool column)
  *
  * are replaced, in the query being planned only. Each replacement computes
  * the same value as what it replaces for every input, NULL included (see
@@ -36,6 +37,7 @@ extern "C"
 #include "commands/defrem.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
+#include "catalog/pg_operator_d.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
@@ -323,6 +325,31 @@ rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid r
  * if it is one of the shapes. Only whole conditions are replaced; a comparison
  * under OR or NOT stays as it is, which is also right, just not indexable.
  */
+/*
+ * A boolean column of this table as itself (flag) or negated (NOT flag), as
+ * flag = true / flag = false, or NULL: PostgreSQL folds flag = true into flag
+ * before any index sees it, and only its own boolean operator families match
+ * that shape. Same scope as rewrite_in; NULL stays NULL either way.
+ */
+Node *
+rewrite_bool_column(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid)
+{
+	bool value = true;
+	if (is_notclause(n))
+	{
+		n = (Node *) get_notclausearg((Expr *) n);
+		value = false;
+	}
+	if (!IsA(n, Var) || rel == NULL)
+		return NULL;
+	Var *v = (Var *) n;
+	if (v->vartype != BOOLOID || (Index) v->varno != rel->relid || v->varlevelsup != 0 ||
+		v->varattno <= 0 || !geoidx_filter_only_column(o, relid, v->varattno))
+		return NULL;
+	return (Node *) make_opclause(BooleanEqualOperator, BOOLOID, false, (Expr *) v,
+								  (Expr *) makeBoolConst(value, false), InvalidOid, InvalidOid);
+}
+
 Node *
 rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid, bool *changed)
 {
@@ -330,7 +357,13 @@ rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid, boo
 	if (IsA(n, OpExpr))
 		r = rewrite_comparison(o, (OpExpr *) n);
 	else if (IsA(n, BoolExpr))
+	{
 		r = rewrite_not(o, (BoolExpr *) n);
+		if (r == NULL)
+			r = rewrite_bool_column(o, n, rel, relid);
+	}
+	else if (IsA(n, Var))
+		r = rewrite_bool_column(o, n, rel, relid);
 	else if (IsA(n, ScalarArrayOpExpr))
 		r = rewrite_in(o, (ScalarArrayOpExpr *) n, rel, relid);
 	if (r == NULL)

@@ -958,6 +958,9 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 					? geoidx_in_list_make(DatumGetArrayTypeP(key->sk_argument), key->sk_collation,
 										  so->cxt)
 					: NULL;
+			/* an empty list, or one of NULLs only, matches nothing: no need to look */
+			if (so->inlist[so->nscalar] != NULL && so->inlist[so->nscalar]->nvalues == 0)
+				so->no_match = true;
 			so->fast[so->nscalar] = so->inlist[so->nscalar] ? 0 : fast_kind(key, so->payload_desc);
 			so->fast_arg[so->nscalar] =
 				so->fast[so->nscalar] ? fast_value(so->fast[so->nscalar], key->sk_argument) : 0;
