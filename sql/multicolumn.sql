@@ -103,6 +103,12 @@ UPDATE ref SET cat = 2, name = 'moved' WHERE id % 97 = 0;
 SELECT geoidx_verify('shops_idx');
 SELECT knn_same('cat = 2 AND name = ''moved''', 30) AS after_update;
 
+-- a partial index is proved from the conditions as written: on its table nothing is rewritten
+CREATE INDEX shops_open_part ON shops (id) WHERE open;
+EXPLAIN (COSTS OFF) SELECT id FROM shops WHERE open AND cat IN (1, 2) ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+SELECT knn_same('open AND cat IN (1, 2)', 10) AS with_partial_index;
+DROP INDEX shops_open_part;
+
 -- limits and mistakes
 INSERT INTO shops (id, pos, cat, name) SELECT 99999, 'SRID=4326;POINT(1 1)', 1, string_agg(md5(i::text), '') FROM generate_series(1, 100) i;
 CREATE INDEX ON shops USING geoidx (cat, pos);

@@ -33,6 +33,7 @@ extern "C"
 {
 #include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
+#include "access/htup_details.h"
 #include "catalog/pg_index.h"
 #include "commands/defrem.h"
 #include "catalog/pg_namespace.h"
@@ -248,9 +249,9 @@ rewrite_not(const RewriteOids &o, BoolExpr *b)
 
 /*
  * Whether attno is a key column after the point of a geoidx index of the table
- * and a key column of no other index. Read from the relcache and syscache,
- * not from the planner's index list: a partitioned table's (partitioned)
- * indexes are not in it, and its partitions inherit the rewrite from it.
+ * and a key column of no other index, on a table without partial indexes. Read from the relcache
+ * and syscache, not from the planner's index list: a partitioned table's (partitioned) indexes are
+ * not in it, and its partitions inherit the rewrite from it.
  */
 bool
 geoidx_filter_only_column(const RewriteOids &o, Oid relid, AttrNumber attno)
@@ -274,6 +275,12 @@ geoidx_filter_only_column(const RewriteOids &o, Oid relid, AttrNumber attno)
 		if (!HeapTupleIsValid(itup))
 			continue;
 		Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
+		/*
+		 * A partial index's predicate is proved from the conditions as written
+		 * (flag, cat IN (...)); a rewritten one might no longer prove it.
+		 */
+		if (!heap_attisnull(itup, Anum_pg_index_indpred, NULL))
+			elsewhere = true;
 		for (int k = 0; k < form->indnkeyatts; k++)
 			if (form->indkey.values[k] == attno)
 			{
