@@ -122,14 +122,11 @@ geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bo
 namespace
 {
 
-/* the text before CIRCLE(...) for each mode */
-const char *const kModePrefix[geoidx::kRegionModes] = {"", "NOT ", "> ", ">= ", "< ", "<= "};
-
-/* ---------- decoded arguments ---------- */
+} // namespace
 
 /* Decodes and checks one argument; false if it is EMPTY. */
 bool
-read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
+geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
 {
 	geoidx_decode_point(d, what, p);
 	if (p->empty)
@@ -137,6 +134,34 @@ read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
 	geoidx_point_unit(p, what, ll, NULL);
 	return true;
 }
+
+/*
+ * The circle of one region around argument 0 (the SQL constructors'
+ * common part): the radius checked where the region needs it, NULL for an
+ * EMPTY centre.
+ */
+Datum
+geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
+				   bool point_first)
+{
+	GeoidxPoint centre;
+	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
+		geoidx_check_radius(metres);
+	geoidx_decode_point(PG_GETARG_DATUM(0), kCircleWhat, &centre);
+	if (centre.empty)
+		PG_RETURN_NULL();
+	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	geoidx_fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
+	PG_RETURN_POINTER(c);
+}
+
+namespace
+{
+
+/* the text before CIRCLE(...) for each mode */
+const char *const kModePrefix[geoidx::kRegionModes] = {"", "NOT ", "> ", ">= ", "< ", "<= "};
+
+/* ---------- decoded arguments ---------- */
 
 /* ---------- <@ ---------- */
 
@@ -454,17 +479,8 @@ geoidx_circle_out(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_circle_make(PG_FUNCTION_ARGS)
 {
-	double metres = PG_GETARG_FLOAT8(1);
-	bool use_spheroid = PG_GETARG_BOOL(2);
-	GeoidxPoint centre;
-
-	geoidx_check_radius(metres);
-	geoidx_decode_point(PG_GETARG_DATUM(0), kCircleWhat, &centre);
-	if (centre.empty)
-		PG_RETURN_NULL();
-	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	geoidx_fill_circle(c, &centre, metres, use_spheroid, 0, false, kCircleWhat);
-	PG_RETURN_POINTER(c);
+	return geoidx_make_circle(fcinfo, PG_GETARG_FLOAT8(1), PG_GETARG_BOOL(2),
+							  (int) geoidx::RegionMode::within, false);
 }
 
 /*
@@ -480,7 +496,7 @@ geoidx_within_circle(PG_FUNCTION_ARGS)
 	GeoidxPoint p;
 	geoidx::LonLat ll;
 
-	if (!read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
+	if (!geoidx_read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
 	{
 		if (c->mode == (int) geoidx::RegionMode::within ||
 			c->mode == (int) geoidx::RegionMode::outside)
@@ -512,8 +528,8 @@ distance_common(FunctionCallInfo fcinfo, bool use_spheroid, const char *what1, c
 	GeoidxPoint a, b;
 	geoidx::LonLat lla, llb;
 
-	bool have_a = read_point(PG_GETARG_DATUM(0), what1, &a, &lla);
-	bool have_b = read_point(PG_GETARG_DATUM(1), what2, &b, &llb);
+	bool have_a = geoidx_read_point(PG_GETARG_DATUM(0), what1, &a, &lla);
+	bool have_b = geoidx_read_point(PG_GETARG_DATUM(1), what2, &b, &llb);
 	if (!have_a || !have_b)
 		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(geoidx::st_distance(geoidx::geographic_point(lla),
@@ -547,8 +563,8 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	geoidx::LonLat lla, llb;
 
 	geoidx_check_radius(metres);
-	bool have_a = read_point(PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin", &a, &lla);
-	bool have_b = read_point(PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin", &b, &llb);
+	bool have_a = geoidx_read_point(PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin", &a, &lla);
+	bool have_b = geoidx_read_point(PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin", &b, &llb);
 	if (!have_a || !have_b)
 		PG_RETURN_BOOL(false);
 
@@ -630,7 +646,7 @@ geoidx_search_box(PG_FUNCTION_ARGS)
 	geoidx::LonLat ll;
 
 	geoidx_check_radius(metres);
-	if (!read_point(PG_GETARG_DATUM(0), "the centre of geoidx_search_box", &centre, &ll))
+	if (!geoidx_read_point(PG_GETARG_DATUM(0), "the centre of geoidx_search_box", &centre, &ll))
 		PG_RETURN_NULL();
 	geoidx::DegreeBox box = geoidx::search_box(ll, metres, use_spheroid);
 	PG_RETURN_DATUM(geoidx_box_geometry(&box));

@@ -344,6 +344,11 @@ extern IndexBulkDeleteResult *geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulk
 extern IndexBulkDeleteResult *geoidx_vacuumcleanup(IndexVacuumInfo *info,
 												   IndexBulkDeleteResult *stats);
 
+/* support.cc: catalog lookups by exact signature in one schema, never through search_path */
+extern Oid geoidx_function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes,
+							   bool missing_ok);
+extern Oid geoidx_operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok);
+
 /* support.cc: PostGIS's types (the geography type is InvalidOid if absent) */
 extern Oid geoidx_geometry_type(void);
 extern Oid geoidx_geography_type(void);

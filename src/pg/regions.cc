@@ -25,8 +25,9 @@ extern "C"
 #include "utils/typcache.h"
 }
 
-extern void geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres,
-							   bool use_spheroid, int mode, bool point_first, const char *what);
+extern Datum geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
+								bool point_first);
+extern bool geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll);
 extern void geoidx_check_radius(double metres);
 
 extern "C"
@@ -56,55 +57,33 @@ geoidx_circle_region(const GeoidxCircle *c)
 namespace
 {
 
-constexpr const char *kCentreWhat = "the centre of geoidx_circle";
-
-/* The circle of one mode around argument 0; NULL (SQL) for an EMPTY centre. */
-Datum
-make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
-			bool point_first = false)
-{
-	GeoidxPoint centre;
-	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
-		geoidx_check_radius(metres);
-	geoidx_decode_point(PG_GETARG_DATUM(0), kCentreWhat, &centre);
-	if (centre.empty)
-		PG_RETURN_NULL();
-	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	geoidx_fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCentreWhat);
-	PG_RETURN_POINTER(c);
-}
-
-/* Both points as the geography cast leaves them; false if either is EMPTY. */
+/*
+ * Both points as the geography cast leaves them; false if either is EMPTY.
+ * what[0], what[1] name them in errors (constants: this runs once per row).
+ */
 bool
-read_pair(FunctionCallInfo fcinfo, const char *fn, geoidx::GeoPoint *a, geoidx::GeoPoint *b)
+read_pair(FunctionCallInfo fcinfo, const char *const what[2], geoidx::GeoPoint *a,
+		  geoidx::GeoPoint *b)
 {
-	GeoidxPoint p[2];
-	geoidx::GeoPoint *out[2] = {a, b};
-	bool empty = false;
-	for (int i = 0; i < 2; i++)
-	{
-		const char *what = psprintf("argument %d of %s", i + 1, fn);
-		geoidx_decode_point(PG_GETARG_DATUM(i), what, &p[i]);
-		if (p[i].empty)
-		{
-			empty = true;
-			continue;
-		}
-		geoidx::LonLat ll;
-		geoidx_point_unit(&p[i], what, &ll, NULL);
-		*out[i] = geoidx::geographic_point(ll);
-	}
-	return !empty;
+	GeoidxPoint p;
+	geoidx::LonLat lla, llb;
+	bool have_a = geoidx_read_point(PG_GETARG_DATUM(0), what[0], &p, &lla);
+	bool have_b = geoidx_read_point(PG_GETARG_DATUM(1), what[1], &p, &llb);
+	if (!have_a || !have_b)
+		return false;
+	*a = geoidx::geographic_point(lla);
+	*b = geoidx::geographic_point(llb);
+	return true;
 }
 
 /* a <~> b against x, or NULL where a <~> b is NULL (an EMPTY point). */
 Datum
-compare_distance(FunctionCallInfo fcinfo, const char *fn, bool beyond)
+compare_distance(FunctionCallInfo fcinfo, const char *const what[2], bool beyond)
 {
 	double x = PG_GETARG_FLOAT8(2);
 	bool inclusive = PG_NARGS() > 3 ? PG_GETARG_BOOL(3) : false;
 	geoidx::GeoPoint a, b;
-	if (!read_pair(fcinfo, fn, &a, &b))
+	if (!read_pair(fcinfo, what, &a, &b))
 		PG_RETURN_NULL();
 	double d = geoidx::st_distance(a, b, true);
 	/* float8's own comparisons: NaN above every number */
@@ -122,8 +101,9 @@ compare_distance(FunctionCallInfo fcinfo, const char *fn, bool beyond)
 extern "C" Datum
 geoidx_circle_outside(PG_FUNCTION_ARGS)
 {
-	return make_circle(fcinfo, PG_GETARG_FLOAT8(1), PG_GETARG_BOOL(2),
-					   (int) geoidx::RegionMode::outside, PG_NARGS() > 3 && PG_GETARG_BOOL(3));
+	return geoidx_make_circle(fcinfo, PG_GETARG_FLOAT8(1), PG_GETARG_BOOL(2),
+							  (int) geoidx::RegionMode::outside,
+							  PG_NARGS() > 3 && PG_GETARG_BOOL(3));
 }
 
 /* geoidx_circle_distance(centre, op, metres): the points whose <~> distance is op metres. */
@@ -144,21 +124,25 @@ geoidx_circle_distance(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						errmsg("geoidx_circle_distance: unknown comparison \"%s\"", op),
 						errhint("Use one of >, >=, <, <=.")));
-	return make_circle(fcinfo, PG_GETARG_FLOAT8(2), true, (int) mode);
+	return geoidx_make_circle(fcinfo, PG_GETARG_FLOAT8(2), true, (int) mode, false);
 }
 
 /* geoidx_beyond(a, b, x, inclusive) = a <~> b > x (>= x if inclusive) */
 extern "C" Datum
 geoidx_beyond(PG_FUNCTION_ARGS)
 {
-	return compare_distance(fcinfo, "geoidx_beyond", true);
+	static const char *const what[2] = {"argument 1 of geoidx_beyond",
+										"argument 2 of geoidx_beyond"};
+	return compare_distance(fcinfo, what, true);
 }
 
 /* geoidx_nearer(a, b, x, inclusive) = a <~> b < x (<= x if inclusive) */
 extern "C" Datum
 geoidx_nearer(PG_FUNCTION_ARGS)
 {
-	return compare_distance(fcinfo, "geoidx_nearer", false);
+	static const char *const what[2] = {"argument 1 of geoidx_nearer",
+										"argument 2 of geoidx_nearer"};
+	return compare_distance(fcinfo, what, false);
 }
 
 /*
@@ -185,7 +169,8 @@ geoidx_ring(PG_FUNCTION_ARGS)
 	geoidx_check_radius(rmin);
 	geoidx_check_radius(rmax);
 	geoidx::GeoPoint a, b;
-	if (!read_pair(fcinfo, "geoidx_ring", &a, &b))
+	static const char *const what[2] = {"argument 1 of geoidx_ring", "argument 2 of geoidx_ring"};
+	if (!read_pair(fcinfo, what, &a, &b))
 		PG_RETURN_BOOL(false);
 	PG_RETURN_BOOL(geoidx::st_dwithin(a, b, rmax, use_spheroid) &&
 				   !geoidx::st_dwithin(a, b, rmin, use_spheroid));

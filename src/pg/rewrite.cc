@@ -92,20 +92,6 @@ invalidate(Datum arg, int cacheid, uint32 hashvalue)
 	roids.valid = false;
 }
 
-Oid
-lookup_op(const char *name, Oid left, Oid right, Oid nsp)
-{
-	return GetSysCacheOid4(OPERNAMENSP, Anum_pg_operator_oid, CStringGetDatum(name),
-						   ObjectIdGetDatum(left), ObjectIdGetDatum(right), ObjectIdGetDatum(nsp));
-}
-
-Oid
-lookup_fn(const char *name, Oid nsp, int nargs, const Oid *args)
-{
-	return GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum(name),
-						   PointerGetDatum(buildoidvector(args, nargs)), ObjectIdGetDatum(nsp));
-}
-
 const RewriteOids &
 rewrite_oids()
 {
@@ -125,24 +111,30 @@ rewrite_oids()
 	{
 		const char *names[5] = {NULL, ">", ">=", "<", "<="};
 		for (int c = kGt; c <= kLe; c++)
-			roids.float8_cmp[c] = lookup_op(names[c], FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE);
+			roids.float8_cmp[c] =
+				geoidx_operator_oid(names[c], FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE, true);
 		for (int g = 0; g < 2; g++)
 		{
 			const char *tname = g == 0 ? "geometry" : "geography";
 			Oid t = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum(tname),
 									ObjectIdGetDatum(postgis));
 			const Oid args4[4] = {t, t, FLOAT8OID, BOOLOID};
-			roids.distance_op[g] = OidIsValid(t) ? lookup_op("<~>", t, t, ours) : InvalidOid;
-			roids.dwithin_fn[g] =
-				OidIsValid(t) ? lookup_fn("geoidx_dwithin", ours, 4, args4) : InvalidOid;
-			roids.beyond_fn[g] =
-				OidIsValid(t) ? lookup_fn("geoidx_beyond", ours, 4, args4) : InvalidOid;
-			roids.nearer_fn[g] =
-				OidIsValid(t) ? lookup_fn("geoidx_nearer", ours, 4, args4) : InvalidOid;
-			roids.outside_fn[g] =
-				OidIsValid(t) ? lookup_fn("geoidx_outside", ours, 4, args4) : InvalidOid;
+			roids.distance_op[g] =
+				OidIsValid(t) ? geoidx_operator_oid("<~>", t, t, ours, true) : InvalidOid;
+			roids.dwithin_fn[g] = OidIsValid(t)
+									  ? geoidx_function_oid("geoidx_dwithin", ours, 4, args4, true)
+									  : InvalidOid;
+			roids.beyond_fn[g] = OidIsValid(t)
+									 ? geoidx_function_oid("geoidx_beyond", ours, 4, args4, true)
+									 : InvalidOid;
+			roids.nearer_fn[g] = OidIsValid(t)
+									 ? geoidx_function_oid("geoidx_nearer", ours, 4, args4, true)
+									 : InvalidOid;
+			roids.outside_fn[g] = OidIsValid(t)
+									  ? geoidx_function_oid("geoidx_outside", ours, 4, args4, true)
+									  : InvalidOid;
 		}
-		roids.in_op = lookup_op("<@", ANYELEMENTOID, ANYARRAYOID, ours);
+		roids.in_op = geoidx_operator_oid("<@", ANYELEMENTOID, ANYARRAYOID, ours, true);
 		roids.geoidx_am = get_am_oid("geoidx", true);
 		roids.present = OidIsValid(roids.distance_op[0]) && OidIsValid(roids.beyond_fn[0]);
 	}

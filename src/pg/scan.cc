@@ -245,6 +245,24 @@ point_matches(const ScanOpaque *so, double x, double y)
 	return true;
 }
 
+/* The same, for a point whose radians and unit vector the caller needs anyway. */
+bool
+point_matches_at(const ScanOpaque *so, geoidx::LonLat ll, geoidx::GeoPoint g, const geoidx::Vec3 &v)
+{
+	for (int i = 0; i < so->ncircles; i++)
+		if (!geoidx::point_in_region_at(so->circles[i], ll, g, v))
+			return false;
+	return true;
+}
+
+/* Metres that are never more than the point's distance to the ORDER BY centre (the chord's). */
+double
+chord_lower_bound(const ScanOpaque *so, const geoidx::Vec3 &v)
+{
+	return geoidx::metres_lower_bound(geoidx::chord2_to_angle(geoidx::chord2(v, so->order_q)),
+									  true);
+}
+
 /*
  * A NULL row matches when there is no condition (every condition is strict);
  * an EMPTY one when every condition is one it satisfies (outside a disc).
@@ -500,15 +518,10 @@ push_chunk_points(ScanOpaque *so, const ChunkCopy &chunk, double chunk_lb)
 			/* the vector the test needs also gives the chord bound: straight to candidate */
 			geoidx::GeoPoint g = geoidx::geographic_point(ll);
 			geoidx::Vec3 v = geoidx::unit_vector(g);
-			bool in = true;
-			for (int k = 0; k < so->ncircles && in; k++)
-				in = geoidx::point_in_region_at(so->circles[k], ll, g, v);
-			if (!in)
+			if (!point_matches_at(so, ll, g, v))
 				continue;
 			c.in_region = true;
-			c.dist =
-				Max(c.dist, geoidx::metres_lower_bound(
-								geoidx::chord2_to_angle(geoidx::chord2(v, so->order_q)), true));
+			c.dist = Max(c.dist, chord_lower_bound(so, v));
 			c.kind = kCandidate;
 		}
 		c.entry_kind = GEOIDX_KIND_POINT;
@@ -692,12 +705,11 @@ refine(ScanOpaque *so, KnnItem *item, bool to_exact)
 		geoidx::GeoPoint g = geoidx::geographic_point(ll);
 		if (item->kind == kCoarse)
 		{
-			if (!item->in_region && !point_matches(so, item->x, item->y))
-				return false;
+			/* one unit vector for both the circles and the chord bound */
 			geoidx::Vec3 v = geoidx::unit_vector(g);
-			double lb = geoidx::metres_lower_bound(
-				geoidx::chord2_to_angle(geoidx::chord2(v, so->order_q)), true);
-			item->dist = Max(item->dist, lb);
+			if (!item->in_region && !point_matches_at(so, ll, g, v))
+				return false;
+			item->dist = Max(item->dist, chord_lower_bound(so, v));
 			item->kind = kCandidate;
 		}
 		else

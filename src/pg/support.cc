@@ -117,8 +117,11 @@ type_oid(const char *name, Oid nsp, bool missing_ok = false)
 	return t;
 }
 
+} // namespace
+
+/* A function or operator by exact signature in one schema (rewrite.cc too, with missing_ok). */
 Oid
-function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes, bool missing_ok = false)
+geoidx_function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes, bool missing_ok)
 {
 	oidvector *args = buildoidvector(argtypes, nargs);
 	Oid f = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum(name),
@@ -129,13 +132,28 @@ function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes, bool mis
 }
 
 Oid
-operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok = false)
+geoidx_operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok)
 {
 	Oid o = GetSysCacheOid4(OPERNAMENSP, Anum_pg_operator_oid, CStringGetDatum(name),
 							ObjectIdGetDatum(left), ObjectIdGetDatum(right), ObjectIdGetDatum(nsp));
 	if (!OidIsValid(o) && !missing_ok)
 		elog(ERROR, "geoidx: operator %s.%s not found", get_namespace_name(nsp), name);
 	return o;
+}
+
+namespace
+{
+
+Oid
+function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes, bool missing_ok = false)
+{
+	return geoidx_function_oid(name, nsp, nargs, argtypes, missing_ok);
+}
+
+Oid
+operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok = false)
+{
+	return geoidx_operator_oid(name, left, right, nsp, missing_ok);
 }
 
 const SupportOids &

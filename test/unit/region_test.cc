@@ -90,6 +90,9 @@ TEST(Region, PointsEqualBruteForce)
 							rr == r ? t
 									: region_test(c, rr, spheroid, static_cast<RegionMode>(mode));
 						bool want = reference(static_cast<RegionMode>(mode), c, p, rr, spheroid);
+						/* the form with the vector precomputed (the k-NN scan's) agrees too */
+						ASSERT_EQ(point_in_region_at(tt, pl, p, unit_vector(p)), want)
+							<< "mode " << mode << " r " << rr;
 						ASSERT_EQ(point_in_region(tt, pl), want)
 							<< "mode " << mode << " r " << rr << " centre " << cl.lon << " "
 							<< cl.lat << " point " << pl.lon << " " << pl.lat;
