@@ -279,6 +279,8 @@ extern geoidx::LonLat geoidx_entry_lonlat(double x, double y);
 /* page.cc: pages, buffers, WAL */
 extern void geoidx_init_page(Page page, uint16 flags, uint16 level);
 extern void geoidx_init_metapage(Page page);
+extern void geoidx_corrupted(Relation index, BlockNumber blk, const char *detail_fmt, ...)
+	pg_attribute_printf(3, 4) pg_attribute_noreturn();
 extern void geoidx_check_page(Relation index, Buffer buf, Page page);
 extern void geoidx_check_metapage(Relation index);
 extern Buffer geoidx_new_buffer(Relation index);

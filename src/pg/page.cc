@@ -109,13 +109,30 @@ geoidx_relname(Relation index)
 	return RelationGetRelationName(index);
 }
 
-static void
-corrupted(Relation index, BlockNumber blk, const char *why)
+/*
+ * Raises the one error for a corrupted geoidx page: which index, which block,
+ * what is wrong with it (detail_fmt), and that REINDEX repairs it. Every
+ * corruption check of the glue ends here, so the message is spelled once.
+ */
+void
+geoidx_corrupted(Relation index, BlockNumber blk, const char *detail_fmt, ...)
 {
+	char detail[512];
+	va_list ap;
+	va_start(ap, detail_fmt);
+	vsnprintf(detail, sizeof(detail), detail_fmt, ap);
+	va_end(ap);
 	ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
 					errmsg("index \"%s\" contains corrupted page at block %u",
 						   RelationGetRelationName(index), blk),
-					errdetail("%s", why), errhint("Please REINDEX it.")));
+					errdetail("%s", detail), errhint("Please REINDEX it.")));
+	pg_unreachable();
+}
+
+static void
+corrupted(Relation index, BlockNumber blk, const char *why)
+{
+	geoidx_corrupted(index, blk, "%s", why);
 }
 
 /*
