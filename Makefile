@@ -6,7 +6,7 @@ EXTENSION = geoidx
 MODULE_big = geoidx
 DATA = geoidx--0.1.sql
 
-CORE_OBJS = src/core/geodesy.o src/core/sphere_bounds.o src/core/hilbert.o src/core/split.o src/core/degree_box.o src/core/region.o
+CORE_OBJS = $(patsubst %.cc,%.o,$(wildcard src/core/*.cc))
 PG_OBJS = $(patsubst %.cc,%.o,$(wildcard src/pg/*.cc))
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 
