@@ -25,6 +25,9 @@
  */
 #pragma once
 
+#include <type_traits>
+
+#include "knn_search.h"
 #include "region.h"
 #include "sphere_bounds.h"
 
@@ -331,13 +334,152 @@ extern IndexBuildResult *geoidx_build(Relation heap, Relation index, IndexInfo *
 extern void geoidx_buildempty(Relation index);
 extern void geoidx_check_columns(Relation index);
 
+/*
+ * Scans. scan.cc turns scan keys into regions and filters (beginscan, rescan,
+ * endscan, as gistscan.c); scan_get.cc runs them (gettuple, getbitmap, as
+ * gistget.c) through the one page visitor of scan_page.cc, which serves
+ * bitmap, unordered and ordered scans; ordered scans are the core's
+ * best-first search (knn_search.h) with pages read through that visitor.
+ */
+
+/* A page an unordered scan has still to read. */
+typedef struct GeoidxPageRef
+{
+	BlockNumber blk;
+	XLogRecPtr parent_lsn;
+	int level; /* the level the page must be on (geoidx::kAnyLevel for the root) */
+} GeoidxPageRef;
+
+/* A row an unordered scan found on the last page it read. */
+typedef struct GeoidxScanHit
+{
+	ItemPointerData tid;
+	uint8 kind; /* GEOIDX_KIND_* */
+	double x;
+	double y;
+	IndexTuple payload; /* its other columns, kept for index-only scans only */
+} GeoidxScanHit;
+
+struct GeoidxInList; /* regions.cc */
+
+/* A condition on a column after the point, tested on the entry's payload. */
+typedef struct GeoidxScalarKey
+{
+	ScanKey key;
+	struct GeoidxInList *inlist; /* col <@ array, else NULL */
+	int8 fast;            /* a comparison of integers or booleans done inline (scan_filter.cc), or 0 */
+	int64 fast_arg;
+} GeoidxScalarKey;
+
+/* Where the page visitor sends what it finds. */
+typedef enum GeoidxScanSink
+{
+	GEOIDX_SINK_HITS,   /* amgettuple, unordered: so->hits */
+	GEOIDX_SINK_BITMAP, /* amgetbitmap: so->bitmap_tids */
+	GEOIDX_SINK_KNN,    /* amgettuple, ordered: the frontier of so->knn */
+} GeoidxScanSink;
+
+typedef struct GeoidxScanOpaqueData
+{
+	MemoryContext cxt;       /* everything of one rescan */
+	MemoryContext batch_cxt; /* payload copies of one page's hits (unordered scans) */
+	MemoryContext tuple_cxt; /* the index tuple of an index-only scan, one at a time */
+	bool no_match;           /* a key no row satisfies (NULL argument, empty IN list) */
+
+	/* the spatial keys: all must hold */
+	int nregions;
+	geoidx::RegionTest *regions;
+	geoidx::SpatialKeys keys;
+
+	/* the keys on the columns after the point */
+	int nscalar;
+	GeoidxScalarKey *scalar;
+	TupleDesc payload_desc; /* NULL: the index has only the point */
+	bool keep_payloads;     /* an index-only scan of an index with payloads */
+
+	/*
+	 * ORDER BY d0, d1, ...: the search orders by the first key whose point is
+	 * not NULL or EMPTY (the primary; the keys before it are NULL for every
+	 * row). The keys after it break its ties: the rows of one primary distance
+	 * are gathered into a run and sorted by them (scan_get.cc).
+	 */
+	bool ordered;
+	int primary;                  /* -1: no key, or every key NULL */
+	bool *key_ok;                 /* the key's point is neither NULL nor EMPTY */
+	geoidx::GeoPoint *key_center; /* where key_ok */
+	geoidx::LonLat order_centre;  /* the primary's point */
+	bool tie_keys;                /* some key after the primary is key_ok */
+	geoidx::KnnSearch knn;
+	geoidx::SearchItem *run;
+	int nrun;
+	int caprun;
+	int runpos;
+
+	bool started;
+	GeoidxScanSink sink;
+	GeoidxPageRef *stack; /* unordered: pages still to read, depth first */
+	int nstack;
+	int capstack;
+	GeoidxScanHit *hits; /* unordered: the rows of the last page read */
+	int nhits;
+	int caphits;
+	int pos;
+	ItemPointerData *bitmap_tids; /* bitmap: the TIDs of the last page read */
+	int nbitmap;
+	int capbitmap;
+
+	uint64 pages_visited; /* against loops in a corrupted index */
+	uint64 page_limit;
+
+	bool can_return;       /* the column's type modifier promises Point, SRID 4326, 2-D */
+	bool return_geography; /* ... of geography: rebuilt with the geodetic flag */
+} GeoidxScanOpaqueData;
+
+typedef GeoidxScanOpaqueData *GeoidxScanOpaque;
+
+/* The scan lives in PostgreSQL memory across calls that may ereport: nothing to destroy. */
+static_assert(std::is_trivially_destructible_v<GeoidxScanOpaqueData>);
+static_assert(std::is_trivially_destructible_v<geoidx::SearchItem>);
+static_assert(geoidx::kSearchChunk == GEOIDX_CHUNK, "a search chunk is a leaf's chunk");
+
+/* A heap TID as the core search carries a row, and back. */
+static inline uint64
+geoidx_tid_to_row(const ItemPointerData *tid)
+{
+	return ((uint64) ItemPointerGetBlockNumberNoCheck(tid) << 16) |
+		   ItemPointerGetOffsetNumberNoCheck(tid);
+}
+
+static inline void
+geoidx_row_to_tid(uint64 row, ItemPointerData *tid)
+{
+	ItemPointerSet(tid, (BlockNumber) (row >> 16), (OffsetNumber) (row & 0xFFFF));
+}
+
 /* scan.cc */
 extern IndexScanDesc geoidx_beginscan(Relation index, int nkeys, int norderbys);
 extern void geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys,
 						  int norderbys);
+extern void geoidx_endscan(IndexScanDesc scan);
+
+/* scan_filter.cc: the keys on the columns after the point */
+extern void geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc payload_desc,
+								   MemoryContext cxt);
+extern bool geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload);
+
+/* scan_page.cc: the one page visitor */
+extern void geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level,
+							 XLogRecPtr parent_lsn, const geoidx::SearchItem *knn_page);
+extern geoidx::KnnCallbacks geoidx_knn_callbacks(IndexScanDesc scan);
+
+/* scan_get.cc */
 extern bool geoidx_gettuple(IndexScanDesc scan, ScanDirection dir);
 extern int64 geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
-extern void geoidx_endscan(IndexScanDesc scan);
+
+/* scan_result.cc: what a returned row hands the executor */
+extern void geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
+								   double x, double y, double dist, IndexTuple payload);
+extern double geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y);
 
 /* vacuum.cc */
 extern IndexBulkDeleteResult *geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,

@@ -1,0 +1,228 @@
+#include "knn_search.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace geoidx
+{
+
+namespace
+{
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/* Metres never more than the distance from the centre to v (the chord's bound). */
+double
+chord_bound(const KnnSearch *s, const Vec3 &v)
+{
+	return metres_lower_bound(chord2_to_angle(chord2(v, s->q)), true);
+}
+
+/*
+ * Push the points of a chunk, each keyed by the larger of the chunk's bound
+ * and its latitude bound. A key that keeps the near side out (paging beyond a
+ * distance, a ring's hole) rejects exactly the points that would surface
+ * first: they are tested now, not one by one as they surface; a chunk wholly
+ * in the region needs no test.
+ */
+void
+push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
+{
+	for (int i = 0; i < chunk.n; i++)
+	{
+		const ChunkEntry &e = chunk.e[i];
+		SearchItem c{};
+		c.in_region = chunk.in_region;
+		LonLat ll = stored_lonlat(e.x, e.y);
+		c.dist = std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg, true));
+		c.kind = ItemKind::coarse;
+		if (!c.in_region && s->keys.near_side_keys)
+		{
+			/* the vector the test needs also gives the chord bound: straight to candidate */
+			GeoPoint g = geographic_point(ll);
+			Vec3 v = unit_vector(g);
+			if (!spatial_point_matches_at(s->keys, ll, g, v))
+				continue;
+			c.in_region = true;
+			c.dist = std::max(c.dist, chord_bound(s, v));
+			c.kind = ItemKind::candidate;
+		}
+		c.row_kind = kRowPoint;
+		c.payload = e.payload;
+		c.row = e.row;
+		c.x = e.x;
+		c.y = e.y;
+		heap_push(&s->heap, c);
+	}
+}
+
+/*
+ * Refine a point item one step: coarse -> tested against the keys and keyed
+ * by the chord bound -> exact distance; going on while nothing on the
+ * frontier comes before it. False when the point fails a key (it is dropped).
+ */
+bool
+refine(KnnSearch *s, SearchItem *item)
+{
+	while (item->kind != ItemKind::exact)
+	{
+		LonLat ll = stored_lonlat(item->x, item->y);
+		GeoPoint g = geographic_point(ll);
+		if (item->kind == ItemKind::coarse)
+		{
+			/* one unit vector for both the keys and the chord bound */
+			Vec3 v = unit_vector(g);
+			if (!item->in_region && !spatial_point_matches_at(s->keys, ll, g, v))
+				return false;
+			item->dist = std::max(item->dist, chord_bound(s, v));
+			item->kind = ItemKind::candidate;
+		}
+		else
+		{
+			item->dist = st_distance(s->center, g, true);
+			item->kind = ItemKind::exact;
+			s->refined++;
+		}
+		if (s->heap.size > 0 && heap_top(&s->heap) < *item)
+			break;
+	}
+	return true;
+}
+
+} // namespace
+
+void
+knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat centre)
+{
+	heap_init(&s->heap, cb.grow, cb.ctx);
+	s->cb = cb;
+	s->keys = keys;
+	s->center = geographic_point(centre);
+	s->q = unit_vector(s->center);
+	s->center_lat_deg = s->center.lat * (180.0 / M_PI);
+	s->refined = 0;
+}
+
+void
+knn_push_root(KnnSearch *s, uint32_t blk)
+{
+	SearchItem root{};
+	root.dist = 0.0;
+	root.kind = ItemKind::page;
+	root.row_kind = kRowPoint;
+	root.level = kAnyLevel;
+	root.blk = blk;
+	root.parent_lsn = 0;
+	heap_push(&s->heap, root);
+}
+
+double
+knn_box_bound(const KnnSearch *s, const Box3 &box)
+{
+	if (box_is_empty(box))
+		return kInf;
+	return metres_lower_bound(chord2_to_angle(min_chord2(box, s->q)), true);
+}
+
+void
+knn_push_page(KnnSearch *s, const Box3 &box, uint32_t blk, int16_t level, uint64_t parent_lsn)
+{
+	SearchItem c{};
+	/* a page of NULL and EMPTY rows only has an empty box: visited after every point */
+	c.dist = knn_box_bound(s, box);
+	c.kind = ItemKind::page;
+	c.row_kind = kRowPoint;
+	c.level = level;
+	c.blk = blk;
+	c.parent_lsn = parent_lsn;
+	heap_push(&s->heap, c);
+}
+
+void
+knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level)
+{
+	/* the sibling holds part of what the parent's entry covered: the same bound holds */
+	SearchItem r = page;
+	r.blk = rightlink;
+	r.level = level;
+	heap_push(&s->heap, r);
+}
+
+void
+knn_add_chunk(KnnSearch *s, const SearchChunk &chunk, const Box3 &chunk_box, const SearchItem &page)
+{
+	if (chunk.n == 0)
+		return;
+	double bound =
+		box_is_empty(chunk_box) ? page.dist : std::max(page.dist, knn_box_bound(s, chunk_box));
+	if (chunk.n <= kSmallChunk)
+	{
+		push_chunk_points(s, chunk, bound);
+		return;
+	}
+	size_t bytes = offsetof(SearchChunk, e) + sizeof(ChunkEntry) * (size_t) chunk.n;
+	SearchChunk *copy = (SearchChunk *) s->cb.alloc(s->cb.ctx, bytes);
+	memcpy(copy, &chunk, bytes);
+	SearchItem c{};
+	c.dist = bound;
+	c.kind = ItemKind::chunk;
+	c.row_kind = kRowPoint;
+	c.chunk = copy;
+	heap_push(&s->heap, c);
+}
+
+void
+knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind)
+{
+	SearchItem c{};
+	c.dist = kInf;
+	c.kind = ItemKind::exact;
+	c.row_kind = row_kind;
+	c.payload = payload;
+	c.row = row;
+	heap_push(&s->heap, c);
+}
+
+bool
+knn_next(KnnSearch *s, double limit, SearchItem *out)
+{
+	while (s->heap.size > 0 && !(heap_top(&s->heap).dist > limit))
+	{
+		SearchItem item = heap_pop(&s->heap);
+		switch (item.kind)
+		{
+			case ItemKind::page:
+				s->cb.visit_page(s->cb.ctx, s, item);
+				continue;
+			case ItemKind::chunk:
+				push_chunk_points(s, *item.chunk, item.dist);
+				if (s->cb.release)
+					s->cb.release(s->cb.ctx, item.chunk);
+				continue;
+			case ItemKind::coarse:
+			case ItemKind::candidate:
+				if (!refine(s, &item))
+					continue;
+				if (item.kind != ItemKind::exact || (s->heap.size > 0 && heap_top(&s->heap) < item))
+				{
+					heap_push(&s->heap, item);
+					continue;
+				}
+				/* nothing left can come before it: no round trip through the heap */
+				break;
+			case ItemKind::exact:
+				break;
+		}
+		if (item.dist > limit)
+		{
+			heap_push(&s->heap, item);
+			return false;
+		}
+		*out = item;
+		return true;
+	}
+	return false;
+}
+
+} // namespace geoidx

@@ -1,0 +1,163 @@
+/*
+ * Best-first nearest-neighbour search over a geoidx tree, with no PostgreSQL
+ * in it: the glue reads pages through a callback, as MinHeap takes its
+ * allocator, and the search decides everything else.
+ *
+ * One min-heap (the frontier) holds five kinds of item, each keyed by a
+ * provable lower bound of the distance to the ORDER BY centre:
+ *
+ *   page       a page not read yet: the bound of its parent's box for it
+ *   chunk      up to kSearchChunk entries of a leaf that passed the filters,
+ *              copied out of the page, keyed by the chunk box's bound
+ *   coarse     a point keyed by the larger of its chunk's bound and its
+ *              latitude bound (no trigonometry), not yet tested against the keys
+ *   candidate  a point that passed the keys, keyed by its chord's bound
+ *   exact      a point keyed by its exact ST_Distance (rounded as PostGIS
+ *              rounds it), or a row with no point (NULL, EMPTY) at +Infinity
+ *
+ * A point item is refined one step when it reaches the top (lazy refinement),
+ * so the spheroid distance is computed only for the points at the frontier of
+ * the search, and an exact item on top is the next answer: nothing left in the
+ * heap can be nearer. Ties of distance put exact items first, so a tie never
+ * costs a page read.
+ *
+ * Memory: the heap and the chunk copies come from the caller's allocator, and
+ * the search has no destructor, so the glue may ereport out of a callback.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "min_heap.h"
+#include "pg_free.h"
+#include "search_keys.h"
+
+namespace geoidx
+{
+
+/* The entries of a leaf chunk (what a chunk box covers); the glue's GEOIDX_CHUNK. */
+constexpr int kSearchChunk = 32;
+
+/* Chunks with at most this many matching entries push their points at once. */
+constexpr int kSmallChunk = 4;
+
+enum class ItemKind : uint8_t
+{
+	exact = 0,
+	candidate = 1,
+	coarse = 2,
+	chunk = 3,
+	page = 4,
+};
+
+/* The level a page must be on, when the link to it does not say (the root). */
+constexpr int16_t kAnyLevel = -1;
+
+/* Kind of row an item refers to: a point, or (any other value, the glue's) a row with no point. */
+constexpr uint8_t kRowPoint = 0;
+
+struct SearchChunk;
+
+struct SearchItem
+{
+	double dist;
+	ItemKind kind;
+	uint8_t row_kind; /* kRowPoint, or the glue's kind of a row with no point */
+	bool in_region;   /* a point already known to satisfy every key */
+	int16_t level;    /* of a page: the level its link expects */
+	uint32_t blk;     /* of a page */
+	union
+	{
+		uint64_t parent_lsn; /* a page: its parent's LSN when the link was read */
+		const void *payload; /* a row: the glue's copy of its other columns, or null */
+		SearchChunk *chunk;  /* a chunk */
+	};
+	uint64_t row; /* a row: the glue's reference to it (a heap TID) */
+	double x;     /* a point: the stored coordinates */
+	double y;
+
+	bool
+	operator<(const SearchItem &o) const
+	{
+		return dist < o.dist || (dist == o.dist && kind < o.kind);
+	}
+};
+
+struct ChunkEntry
+{
+	uint64_t row;
+	const void *payload;
+	double x;
+	double y;
+};
+
+struct SearchChunk
+{
+	int n;
+	bool in_region; /* the chunk's box lies in every key's region */
+	ChunkEntry e[kSearchChunk];
+};
+
+struct KnnSearch;
+
+/*
+ * The glue's side. visit_page reads the page of item (a page item just popped)
+ * and hands its contents back with knn_push_page / knn_push_right /
+ * knn_add_chunk / knn_push_last; it may raise an error (longjmp) at any time.
+ */
+struct KnnCallbacks
+{
+	void (*visit_page)(void *ctx, KnnSearch *s, const SearchItem &page);
+	SearchItem *(*grow)(void *ctx, SearchItem *old, size_t new_capacity);
+	void *(*alloc)(void *ctx, size_t bytes);
+	void (*release)(void *ctx, void *p);
+	void *ctx;
+};
+
+struct KnnSearch
+{
+	MinHeap<SearchItem> heap;
+	KnnCallbacks cb;
+	SpatialKeys keys;
+	GeoPoint center; /* ORDER BY point, radians as PostGIS has it */
+	Vec3 q;          /* its unit vector */
+	double center_lat_deg;
+	uint64_t refined; /* exact distances computed: what EXPLAIN-level tests can count */
+};
+
+/* Start a search for the points nearest centre (degrees, as the cast leaves them). */
+void knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat centre);
+
+/* Put the root page (block blk, level unknown) on the frontier. */
+void knn_push_root(KnnSearch *s, uint32_t blk);
+
+/* The bound of everything below box; an empty box (NULL and EMPTY rows only) is +Infinity. */
+double knn_box_bound(const KnnSearch *s, const Box3 &box);
+
+/* Put a child page on the frontier, keyed by its box in the parent. */
+void knn_push_page(KnnSearch *s, const Box3 &box, uint32_t blk, int16_t level, uint64_t parent_lsn);
+
+/* Put the right sibling of a page that split under us on the frontier, with the page's bound. */
+void knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level);
+
+/*
+ * Hand over the entries of one chunk of a leaf that passed the filters:
+ * chunk_box is the chunk's box, page the page item being visited (its bound
+ * holds for the chunk too). Small chunks push their points at once, others
+ * are copied and wait on the frontier.
+ */
+void knn_add_chunk(KnnSearch *s, const SearchChunk &chunk, const Box3 &chunk_box,
+				   const SearchItem &page);
+
+/* A row with no point (row_kind != kRowPoint): it comes after every point, at +Infinity. */
+void knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind);
+
+/*
+ * The next row in distance order whose distance is at most limit, as an exact
+ * item; false when the frontier is exhausted or what is left is farther than
+ * limit (then it stays on the frontier for the next call).
+ */
+bool knn_next(KnnSearch *s, double limit, SearchItem *out);
+
+} // namespace geoidx

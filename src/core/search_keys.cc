@@ -1,0 +1,71 @@
+#include "search_keys.h"
+
+namespace geoidx
+{
+
+SpatialKeys
+spatial_keys(const RegionTest *regions, int n)
+{
+	SpatialKeys k;
+	k.regions = regions;
+	k.n = n;
+	k.empty_matches = n > 0;
+	k.near_side_keys = false;
+	for (int i = 0; i < n; i++)
+	{
+		k.empty_matches &= empty_in_region(regions[i]);
+		RegionMode m = regions[i].mode;
+		k.near_side_keys |=
+			(m == RegionMode::outside || m == RegionMode::dist_gt || m == RegionMode::dist_ge);
+	}
+	return k;
+}
+
+Verdict
+spatial_classify(const SpatialKeys &k, const Box3 &box)
+{
+	Verdict all = Verdict::inside;
+	for (int i = 0; i < k.n; i++)
+	{
+		Verdict v = classify_region(k.regions[i], box);
+		if (v == Verdict::outside)
+			return k.empty_matches ? Verdict::maybe : v;
+		if (v == Verdict::maybe)
+			all = v;
+	}
+	return all;
+}
+
+bool
+spatial_point_matches(const SpatialKeys &k, LonLat p)
+{
+	for (int i = 0; i < k.n; i++)
+		if (!point_in_region(k.regions[i], p))
+			return false;
+	return true;
+}
+
+bool
+spatial_point_matches_at(const SpatialKeys &k, LonLat p, GeoPoint g, const Vec3 &v)
+{
+	for (int i = 0; i < k.n; i++)
+		if (!point_in_region_at(k.regions[i], p, g, v))
+			return false;
+	return true;
+}
+
+LonLat
+stored_lonlat(double x, double y)
+{
+	LonLat ll = {0.0, 0.0};
+	if (x >= -180.0 && x <= 180.0 && y >= -90.0 && y <= 90.0)
+	{
+		ll.lon = x;
+		ll.lat = y;
+	}
+	else
+		(void) normalize_like_geography(x, y, &ll);
+	return ll;
+}
+
+} // namespace geoidx

@@ -1,0 +1,64 @@
+/*
+ * The spatial conditions of one scan: a conjunction of region keys (region.h)
+ * that every returned row must satisfy, and how it judges a box, a point and
+ * the rows that have no point (NULL and EMPTY). The glue turns scan keys into
+ * this once per rescan; the page visitor and the k-NN frontier both ask it.
+ */
+#pragma once
+
+#include <cstdint>
+
+#include "pg_free.h"
+#include "region.h"
+
+namespace geoidx
+{
+
+struct SpatialKeys
+{
+	const RegionTest *regions; /* all must hold; the caller owns the array */
+	int n;
+	/*
+	 * EMPTY rows satisfy every key (only 'outside' keys hold for them): then no
+	 * box may rule a page out, since a page of EMPTY rows has an empty box.
+	 */
+	bool empty_matches;
+	/* a key excludes points near its centre (outside, >, >=): the near side is tested early */
+	bool near_side_keys;
+};
+
+/* Summarise n region keys (regions must outlive the result). */
+SpatialKeys spatial_keys(const RegionTest *regions, int n);
+
+/* inside: every point of the box satisfies every key; outside: no row below the box can match. */
+Verdict spatial_classify(const SpatialKeys &k, const Box3 &box);
+
+/* Exact, for a stored point as the geography cast leaves it. */
+bool spatial_point_matches(const SpatialKeys &k, LonLat p);
+
+/* The same, with the point's radians and unit vector, which the caller needs anyway. */
+bool spatial_point_matches_at(const SpatialKeys &k, LonLat p, GeoPoint g, const Vec3 &v);
+
+/* A NULL row: every condition is strict, so it matches only when there is none. */
+inline bool
+spatial_null_matches(const SpatialKeys &k)
+{
+	return k.n == 0;
+}
+
+/* An EMPTY row: it matches when every key is one that EMPTY satisfies. */
+inline bool
+spatial_empty_matches(const SpatialKeys &k)
+{
+	return k.n == 0 || k.empty_matches;
+}
+
+/*
+ * The stored coordinates of a leaf entry as the geography cast leaves them.
+ * Entries hold what the heap holds; a value the cast would wrap is wrapped
+ * here, and what only a corrupted entry can hold (NaN, infinities) reads as
+ * (0, 0) rather than poisoning the comparisons.
+ */
+LonLat stored_lonlat(double x, double y);
+
+} // namespace geoidx

@@ -1,0 +1,218 @@
+/*
+ * Running scans: what gistget.c is to GiST. Unordered scans (radius, full,
+ * bitmap) read the tree depth first with a stack of pages and return a page's
+ * matches before reading the next; ordered scans (ORDER BY <~>) take rows
+ * from the core's best-first search, which reads pages through the visitor
+ * of scan_page.cc. The distance handed to the executor is exact
+ * (xs_recheckorderby = false) and no row needs a heap recheck.
+ */
+#include <limits>
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "nodes/tidbitmap.h"
+}
+
+namespace
+{
+
+/* Count the scan and put the root on the stack or the frontier. */
+void
+start_scan(IndexScanDesc scan, GeoidxScanOpaque so)
+{
+	/* pg_stat_user_indexes.idx_scan: one per scan, as the built-in AMs count */
+	pgstat_count_index_scan(scan->indexRelation);
+	so->started = true;
+	if (so->sink == GEOIDX_SINK_KNN)
+		geoidx::knn_push_root(&so->knn, GEOIDX_ROOT_BLKNO);
+	else
+	{
+		so->stack[0].blk = GEOIDX_ROOT_BLKNO;
+		so->stack[0].parent_lsn = InvalidXLogRecPtr;
+		so->stack[0].level = geoidx::kAnyLevel;
+		so->nstack = 1;
+	}
+}
+
+/* Read the next page off the stack of an unordered scan. */
+void
+next_page(IndexScanDesc scan, GeoidxScanOpaque so)
+{
+	GeoidxPageRef ref = so->stack[--so->nstack];
+	geoidx_scan_page(scan, ref.blk, ref.level, ref.parent_lsn, NULL);
+}
+
+struct RunSortArg
+{
+	int nkeys;
+	const double *keys; /* nkeys per run item */
+};
+
+/* Order two rows of a tie run by the ORDER BY keys after the primary. */
+int
+run_cmp(const void *a, const void *b, void *arg)
+{
+	const RunSortArg *r = (const RunSortArg *) arg;
+	const double *ka = r->keys + (size_t) * (const int *) a * r->nkeys;
+	const double *kb = r->keys + (size_t) * (const int *) b * r->nkeys;
+	for (int k = 0; k < r->nkeys; k++)
+		if (ka[k] != kb[k])
+			return ka[k] < kb[k] ? -1 : 1;
+	return 0;
+}
+
+/* Append a row to the tie run. */
+void
+run_push(GeoidxScanOpaque so, const geoidx::SearchItem &item)
+{
+	if (so->nrun == so->caprun)
+	{
+		so->caprun = so->caprun ? 2 * so->caprun : 64;
+		Size bytes = sizeof(geoidx::SearchItem) * so->caprun;
+		so->run = (geoidx::SearchItem *) (so->run ? repalloc_huge(so->run, bytes)
+												  : MemoryContextAllocHuge(so->cxt, bytes));
+	}
+	so->run[so->nrun++] = item;
+}
+
+/*
+ * Gather every row at the distance of first, the next row of the search,
+ * and sort them by the ORDER BY keys after the primary: the executor expects
+ * the rows of one primary distance in the order of the next key.
+ */
+void
+gather_run(IndexScanDesc scan, GeoidxScanOpaque so, const geoidx::SearchItem &first)
+{
+	so->nrun = so->runpos = 0;
+	run_push(so, first);
+	geoidx::SearchItem t;
+	while (geoidx::knn_next(&so->knn, first.dist, &t))
+		run_push(so, t);
+	if (so->nrun < 2)
+		return;
+
+	int nkeys = scan->numberOfOrderBys - so->primary - 1;
+	double *keys = (double *) palloc_extended(sizeof(double) * so->nrun * nkeys, MCXT_ALLOC_HUGE);
+	int *order = (int *) palloc_extended(sizeof(int) * so->nrun, MCXT_ALLOC_HUGE);
+	for (int i = 0; i < so->nrun; i++)
+	{
+		order[i] = i;
+		for (int k = 0; k < nkeys; k++)
+		{
+			int key = so->primary + 1 + k;
+			keys[(size_t) i * nkeys + k] =
+				so->key_ok[key] && so->run[i].row_kind == GEOIDX_KIND_POINT
+					? geoidx_entry_distance(so->key_center[key], so->run[i].x, so->run[i].y)
+					: 0.0;
+		}
+	}
+	RunSortArg arg = {nkeys, keys};
+	qsort_arg(order, so->nrun, sizeof(int), run_cmp, &arg);
+	geoidx::SearchItem *sorted = (geoidx::SearchItem *) palloc_extended(
+		sizeof(geoidx::SearchItem) * so->caprun, MCXT_ALLOC_HUGE);
+	for (int i = 0; i < so->nrun; i++)
+		sorted[i] = so->run[order[i]];
+	pfree(so->run);
+	pfree(keys);
+	pfree(order);
+	so->run = sorted;
+}
+
+/* Hand the executor a row the search returned. */
+void
+return_item(IndexScanDesc scan, const geoidx::SearchItem &item)
+{
+	ItemPointerData tid;
+	geoidx_row_to_tid(item.row, &tid);
+	geoidx_scan_set_result(scan, &tid, item.row_kind, item.x, item.y, item.dist,
+						   (IndexTuple) item.payload);
+}
+
+/* Return the next row of an ordered scan: the search's next, or the next of a tie run. */
+bool
+next_ordered(IndexScanDesc scan, GeoidxScanOpaque so)
+{
+	if (so->runpos >= so->nrun)
+	{
+		geoidx::SearchItem item;
+		if (!geoidx::knn_next(&so->knn, std::numeric_limits<double>::infinity(), &item))
+			return false;
+		if (!so->tie_keys)
+		{
+			return_item(scan, item);
+			return true;
+		}
+		gather_run(scan, so, item);
+	}
+	return_item(scan, so->run[so->runpos++]);
+	return true;
+}
+
+/* Return the next row of an unordered scan, reading pages until one has a match. */
+bool
+next_unordered(IndexScanDesc scan, GeoidxScanOpaque so)
+{
+	while (so->pos >= so->nhits && so->nstack > 0)
+	{
+		so->nhits = so->pos = 0;
+		MemoryContextReset(so->batch_cxt);
+		next_page(scan, so);
+	}
+	if (so->pos >= so->nhits)
+		return false;
+	const GeoidxScanHit &h = so->hits[so->pos++];
+	geoidx_scan_set_result(scan, &h.tid, h.kind, h.x, h.y, 0.0, h.payload);
+	return true;
+}
+
+} // namespace
+
+/*
+ * Return the next matching row (amgettuple): in distance order for an
+ * ordered scan, else in index order, a page's rows at a time.
+ */
+bool
+geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
+	if (so->no_match)
+		return false;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+	if (!so->started)
+	{
+		so->sink = so->ordered ? GEOIDX_SINK_KNN : GEOIDX_SINK_HITS;
+		start_scan(scan, so);
+	}
+	bool found = so->ordered ? next_ordered(scan, so) : next_unordered(scan, so);
+	MemoryContextSwitchTo(old);
+	return found;
+}
+
+/* Add every matching row to the bitmap (amgetbitmap), a page at a time. */
+int64
+geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
+	if (so->no_match)
+		return 0;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+	int64 total = 0;
+	so->ordered = false; /* a bitmap has no order */
+	so->sink = GEOIDX_SINK_BITMAP;
+	if (!so->started)
+		start_scan(scan, so);
+	while (so->nstack > 0)
+	{
+		so->nbitmap = 0;
+		next_page(scan, so);
+		if (so->nbitmap > 0)
+		{
+			tbm_add_tuples(tbm, so->bitmap_tids, so->nbitmap, false);
+			total += so->nbitmap;
+		}
+	}
+	MemoryContextSwitchTo(old);
+	return total;
+}

@@ -1,0 +1,291 @@
+/*
+ * The one page visitor of every scan, as gistScanPage is GiST's: it reads a
+ * page, follows a right-link the scan could otherwise miss, judges the page
+ * box, the chunk boxes and the entries against the region keys, tests the
+ * payload filters, and hands what matches to the scan's sink: the TIDs of an
+ * unordered or bitmap scan, or the frontier of the best-first search.
+ *
+ * A page is read under a share lock that is released before its children are
+ * visited, so a scan never holds two locks. A page split between reading a
+ * parent and reading the child is detected the GiST way: the child's NSN is
+ * not older than the parent's LSN we saw (or the child still has
+ * FOLLOW_RIGHT), and then its right sibling is visited too, under the same
+ * parent LSN and the same bound.
+ */
+#include "geoidx.h"
+
+namespace
+{
+
+/* Count a page read, and stop a scan that reads more pages than the index has (a link loop). */
+void
+count_page(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk)
+{
+	if (++so->pages_visited <= so->page_limit)
+		return;
+	so->page_limit = 2 * (uint64) RelationGetNumberOfBlocks(scan->indexRelation) + 1000;
+	if (so->pages_visited > so->page_limit)
+		geoidx_corrupted(scan->indexRelation, blk,
+						 "a scan visited more pages than the index has: the links form a loop");
+}
+
+/* Tell whether the page split after its parent was read, so its right sibling must be read too. */
+bool
+follows_right(Page page, XLogRecPtr parent_lsn, BlockNumber blk)
+{
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+	if (op->rightlink == InvalidBlockNumber || blk == GEOIDX_ROOT_BLKNO)
+		return false;
+	if (op->flags & GEOIDX_F_FOLLOW_RIGHT)
+		return true;
+	return op->nsn != InvalidXLogRecPtr && parent_lsn <= op->nsn;
+}
+
+/*
+ * Read and share-lock page blk, which a link said is on the given level. A
+ * link to block 0xFFFFFFFF would make ReadBuffer extend the index (P_NEW),
+ * and a level that does not follow its parent's means the links are
+ * corrupted (a downlink to an ancestor, a right-link to another level).
+ */
+Buffer
+read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
+{
+	Relation index = scan->indexRelation;
+	if (blk == InvalidBlockNumber)
+		geoidx_corrupted(index, blk, "a link points to block %u", blk);
+	Buffer buf = ReadBuffer(index, blk);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	Page page = BufferGetPage(buf);
+	geoidx_check_page(index, buf, page);
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+	if (op->flags & GEOIDX_F_META)
+		geoidx_corrupted(index, blk, "a downlink points to the metapage");
+	if (level != geoidx::kAnyLevel && op->level != level)
+		geoidx_corrupted(index, blk, "the page is on level %u, the link to it expects level %d",
+						 op->level, level);
+	*page_out = page;
+	return buf;
+}
+
+/* Queue a page for an unordered scan (depth first). */
+void
+push_ref(GeoidxScanOpaque so, BlockNumber blk, XLogRecPtr parent_lsn, int level)
+{
+	if (so->nstack == so->capstack)
+	{
+		so->capstack *= 2;
+		so->stack =
+			(GeoidxPageRef *) repalloc_huge(so->stack, sizeof(GeoidxPageRef) * so->capstack);
+	}
+	so->stack[so->nstack].blk = blk;
+	so->stack[so->nstack].parent_lsn = parent_lsn;
+	so->stack[so->nstack].level = level;
+	so->nstack++;
+}
+
+/* Copy a payload so that it outlives the page's lock, in cxt; NULL if nothing will read it. */
+IndexTuple
+keep_payload(GeoidxScanOpaque so, IndexTuple payload, MemoryContext cxt)
+{
+	if (!so->keep_payloads || payload == NULL)
+		return NULL;
+	Size sz = IndexTupleSize(payload);
+	IndexTuple copy = (IndexTuple) MemoryContextAlloc(cxt, sz);
+	memcpy(copy, payload, sz);
+	return copy;
+}
+
+/* Add a matching row to an unordered scan's result, or to a bitmap scan's TIDs. */
+void
+emit(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload)
+{
+	if (so->sink == GEOIDX_SINK_BITMAP)
+	{
+		if (so->nbitmap == so->capbitmap)
+		{
+			so->capbitmap = so->capbitmap ? 2 * so->capbitmap : 512;
+			Size bytes = sizeof(ItemPointerData) * so->capbitmap;
+			so->bitmap_tids =
+				(ItemPointerData *) (so->bitmap_tids ? repalloc_huge(so->bitmap_tids, bytes)
+													 : MemoryContextAllocHuge(so->cxt, bytes));
+		}
+		so->bitmap_tids[so->nbitmap++] = e.tid;
+		return;
+	}
+	if (so->nhits == so->caphits)
+	{
+		so->caphits *= 2;
+		so->hits = (GeoidxScanHit *) repalloc_huge(so->hits, sizeof(GeoidxScanHit) * so->caphits);
+	}
+	GeoidxScanHit *h = &so->hits[so->nhits++];
+	h->tid = e.tid;
+	h->kind = (uint8) GeoidxEntryKind(&e);
+	h->x = e.x;
+	h->y = e.y;
+	h->payload = keep_payload(so, payload, so->batch_cxt);
+}
+
+/* Tell whether an entry satisfies the region keys: a point exactly, NULL and EMPTY by the rules. */
+bool
+entry_matches(GeoidxScanOpaque so, const GeoidxLeafEntry &e)
+{
+	switch (GeoidxEntryKind(&e))
+	{
+		case GEOIDX_KIND_POINT:
+			return so->nregions == 0 ||
+				   geoidx::spatial_point_matches(so->keys, geoidx::stored_lonlat(e.x, e.y));
+		case GEOIDX_KIND_NULL:
+			return geoidx::spatial_null_matches(so->keys);
+		default:
+			return geoidx::spatial_empty_matches(so->keys);
+	}
+}
+
+/*
+ * Hand the matching entries of one leaf chunk (entries first .. first+31) to
+ * the sink: an unordered scan tests each point now, an ordered one copies the
+ * points that pass the filters for the frontier, which tests them only if
+ * they surface. NULL and EMPTY rows are decided now in either case.
+ */
+void
+visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page, int first,
+			geoidx::Verdict v, const geoidx::SearchItem *knn_page)
+{
+	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+	int end = Min(GeoidxPageCount(page), first + GEOIDX_CHUNK);
+	geoidx::SearchChunk chunk;
+	chunk.n = 0;
+	chunk.in_region = (v == geoidx::Verdict::inside);
+	for (int i = first; i < end; i++)
+	{
+		IndexTuple payload =
+			so->payload_desc ? geoidx_entry_payload(scan->indexRelation, blk, page, &e[i]) : NULL;
+		if (!geoidx_scalar_keys_match(so, payload))
+			continue;
+		bool point = GeoidxEntryIsPoint(&e[i]);
+		if (knn_page == NULL)
+		{
+			if ((point && v == geoidx::Verdict::inside) || entry_matches(so, e[i]))
+				emit(so, e[i], payload);
+		}
+		else if (!point)
+		{
+			/* NULL and EMPTY rows come after every point */
+			if (entry_matches(so, e[i]))
+				geoidx::knn_push_last(&so->knn, geoidx_tid_to_row(&e[i].tid),
+									  keep_payload(so, payload, so->cxt),
+									  (uint8) GeoidxEntryKind(&e[i]));
+		}
+		else
+			chunk.e[chunk.n++] = geoidx::ChunkEntry{
+				geoidx_tid_to_row(&e[i].tid), keep_payload(so, payload, so->cxt), e[i].x, e[i].y};
+	}
+	if (knn_page != NULL)
+		geoidx::knn_add_chunk(&so->knn, chunk,
+							  geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]),
+							  *knn_page);
+}
+
+/* The frontier's page reader: visit the page of a popped page item. */
+void
+knn_visit(void *ctx, geoidx::KnnSearch *s, const geoidx::SearchItem &page)
+{
+	IndexScanDesc scan = (IndexScanDesc) ctx;
+	geoidx_scan_page(scan, page.blk, page.level, (XLogRecPtr) page.parent_lsn, &page);
+}
+
+/* Grow the frontier's heap in the scan's memory context. */
+geoidx::SearchItem *
+knn_grow(void *ctx, geoidx::SearchItem *old, size_t cap)
+{
+	GeoidxScanOpaque so = (GeoidxScanOpaque) ((IndexScanDesc) ctx)->opaque;
+	Size bytes = sizeof(geoidx::SearchItem) * cap;
+	if (old == NULL)
+		return (geoidx::SearchItem *) MemoryContextAllocHuge(so->cxt, bytes);
+	return (geoidx::SearchItem *) repalloc_huge(old, bytes);
+}
+
+/* Allocate a chunk copy in the scan's memory context. */
+void *
+knn_alloc(void *ctx, size_t bytes)
+{
+	GeoidxScanOpaque so = (GeoidxScanOpaque) ((IndexScanDesc) ctx)->opaque;
+	return MemoryContextAlloc(so->cxt, bytes);
+}
+
+/* Free a chunk copy the frontier is done with. */
+void
+knn_release(void *, void *p)
+{
+	pfree(p);
+}
+
+} // namespace
+
+/*
+ * Visit page blk, which a link read at parent_lsn says is on the given level.
+ * knn_page is the frontier's item for it in an ordered scan, NULL otherwise.
+ */
+void
+geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr parent_lsn,
+				 const geoidx::SearchItem *knn_page)
+{
+	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
+	CHECK_FOR_INTERRUPTS();
+	count_page(scan, so, blk);
+	Page page;
+	Buffer buf = read_page(scan, blk, level, &page);
+	XLogRecPtr lsn = geoidx_page_lsn(scan->indexRelation, buf);
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+
+	if (follows_right(page, parent_lsn, blk))
+	{
+		if (knn_page != NULL)
+			geoidx::knn_push_right(&so->knn, *knn_page, op->rightlink, (int16) op->level);
+		else
+			push_ref(so, op->rightlink, parent_lsn, op->level);
+	}
+
+	geoidx::Verdict page_verdict = geoidx::spatial_classify(so->keys, *GeoidxPageGetBox(page));
+	int n = GeoidxPageCount(page);
+	if (page_verdict == geoidx::Verdict::outside)
+		;
+	else if (GeoidxPageIsLeaf(page))
+	{
+		for (int first = 0; first < n; first += GEOIDX_CHUNK)
+		{
+			geoidx::Verdict v =
+				page_verdict != geoidx::Verdict::maybe
+					? page_verdict
+					: geoidx::spatial_classify(so->keys, geoidx_chunk_box(&GeoidxChunkBoxes(
+															 page)[first / GEOIDX_CHUNK]));
+			if (v != geoidx::Verdict::outside)
+				visit_chunk(scan, so, blk, page, first, v, knn_page);
+		}
+	}
+	else
+	{
+		GeoidxInternalEntry *e = GeoidxInternalEntries(page);
+		int child_level = op->level - 1;
+		/* an unordered scan pushes backwards, so that it reads children in index order (CLUSTER) */
+		for (int j = 0; j < n; j++)
+		{
+			int i = knn_page != NULL ? j : n - 1 - j;
+			if (page_verdict != geoidx::Verdict::inside &&
+				geoidx::spatial_classify(so->keys, e[i].box) == geoidx::Verdict::outside)
+				continue;
+			if (knn_page != NULL)
+				geoidx::knn_push_page(&so->knn, e[i].box, e[i].child, (int16) child_level, lsn);
+			else
+				push_ref(so, e[i].child, lsn, child_level);
+		}
+	}
+	UnlockReleaseBuffer(buf);
+}
+
+/* The frontier's callbacks for an ordered scan of scan. */
+geoidx::KnnCallbacks
+geoidx_knn_callbacks(IndexScanDesc scan)
+{
+	return geoidx::KnnCallbacks{knn_visit, knn_grow, knn_alloc, knn_release, scan};
+}

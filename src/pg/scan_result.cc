@@ -1,0 +1,108 @@
+/*
+ * What a returned row hands the executor: its heap TID, for an index-only
+ * scan the index tuple rebuilt from the entry (the point as PostGIS would
+ * serialise it, and the payload's columns), and the ORDER BY distances.
+ */
+#include "geoidx.h"
+
+namespace
+{
+
+/*
+ * Build the point as a PostGIS geometry (GSERIALIZED v2: header, SRID,
+ * flags, type POINT, one point, x, y), for index-only scans of
+ * geometry(Point, 4326); as a geography (the same with the geodetic flag,
+ * 0x08) for geography(Point, 4326). POINT EMPTY is the same with no point and
+ * no coordinates.
+ */
+Datum
+point_datum(double x, double y, bool empty, bool geography)
+{
+	const Size size = VARHDRSZ + 4 + 8 + (empty ? 0 : 16);
+	char *p = (char *) palloc0(size);
+	SET_VARSIZE(p, size);
+	uint8 *d = (uint8 *) VARDATA(p);
+	d[0] = (4326 >> 16) & 0xFF;
+	d[1] = (4326 >> 8) & 0xFF;
+	d[2] = 4326 & 0xFF;
+	d[3] = 0x40; /* version 2, no Z, M, box */
+	if (geography)
+		d[3] |= 0x08;
+	uint32 type = 1, npoints = empty ? 0 : 1;
+	memcpy(d + 4, &type, 4);
+	memcpy(d + 8, &npoints, 4);
+	if (!empty)
+	{
+		memcpy(d + 12, &x, 8);
+		memcpy(d + 20, &y, 8);
+	}
+	return PointerGetDatum(p);
+}
+
+/* Rebuild the index tuple of an index-only scan from the entry and its payload. */
+void
+form_index_tuple(IndexScanDesc scan, GeoidxScanOpaque so, int kind, double x, double y,
+				 IndexTuple payload)
+{
+	/*
+	 * The planner also asks for index-only scans that need no column at all
+	 * (count(*)); then the value is NULL, as nothing reads it.
+	 */
+	MemoryContextReset(so->tuple_cxt);
+	MemoryContext old = MemoryContextSwitchTo(so->tuple_cxt);
+	TupleDesc desc = RelationGetDescr(scan->indexRelation);
+	Datum values[INDEX_MAX_KEYS];
+	bool isnull[INDEX_MAX_KEYS];
+	isnull[0] = !so->can_return || kind == GEOIDX_KIND_NULL;
+	values[0] =
+		isnull[0] ? (Datum) 0 : point_datum(x, y, kind == GEOIDX_KIND_EMPTY, so->return_geography);
+	if (so->payload_desc != NULL)
+	{
+		if (payload == NULL)
+			elog(ERROR, "geoidx: index-only scan of \"%s\" lost a payload",
+				 RelationGetRelationName(scan->indexRelation));
+		index_deform_tuple(payload, so->payload_desc, values + 1, isnull + 1);
+	}
+	scan->xs_itup = index_form_tuple(desc, values, isnull);
+	MemoryContextSwitchTo(old);
+}
+
+} // namespace
+
+/* Compute the ST_Distance from center to a stored point, as <~> would. */
+double
+geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y)
+{
+	geoidx::LonLat ll = geoidx::stored_lonlat(x, y);
+	return geoidx::st_distance(center, geoidx::geographic_point(ll), true);
+}
+
+/*
+ * Set the scan's current row: tid, its entry's kind (a NULL or EMPTY row has
+ * NULL distances), its coordinates, the primary ORDER BY distance, and its
+ * payload (kept for index-only scans only).
+ */
+void
+geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind, double x, double y,
+					   double dist, IndexTuple payload)
+{
+	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
+	scan->xs_heaptid = *tid;
+	if (scan->xs_want_itup)
+		form_index_tuple(scan, so, kind, x, y, payload);
+	scan->xs_recheck = false;
+	if (scan->numberOfOrderBys == 0)
+		return;
+	/* exact: the keys before the primary are NULL, the primary is dist, the rest computed */
+	scan->xs_recheckorderby = false;
+	for (int k = 0; k < scan->numberOfOrderBys; k++)
+	{
+		bool null =
+			so->primary < 0 || k < so->primary || !so->key_ok[k] || kind != GEOIDX_KIND_POINT;
+		scan->xs_orderbynulls[k] = null;
+		scan->xs_orderbyvals[k] =
+			null ? Float8GetDatum(0.0)
+				 : Float8GetDatum(
+					   k == so->primary ? dist : geoidx_entry_distance(so->key_center[k], x, y));
+	}
+}
