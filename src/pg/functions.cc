@@ -29,24 +29,14 @@
 
 extern "C"
 {
-#include "access/table.h"
-#include "catalog/pg_extension.h"
-#include "commands/extension.h"
 #include "common/shortest_dec.h"
-#include "parser/parse_func.h"
-#include "utils/fmgroids.h"
 #include "utils/float.h"
-#include "utils/inval.h"
-#include "utils/syscache.h"
 }
 
 #include <cmath>
 
 /* Used by support.cc as well. */
-extern Oid geoidx_extension_schema(const char *extname);
-extern Oid geoidx_extension_schema_if_exists(const char *extname);
 extern void geoidx_check_radius(double metres);
-extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
 extern void geoidx_fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres,
 							   bool use_spheroid, int mode, bool point_first, const char *what);
 
@@ -196,46 +186,6 @@ struct DwithinCache
 	double last_ax, last_ay, last_bx, last_by;
 };
 
-/* ---------- ST_MakeEnvelope ---------- */
-
-struct EnvelopeFn
-{
-	bool valid;
-	bool callback_registered;
-	FmgrInfo flinfo;
-};
-
-EnvelopeFn envelope_fn;
-
-void
-invalidate_envelope_fn(Datum arg, int cacheid, uint32 hashvalue)
-{
-	envelope_fn.valid = false;
-}
-
-const FmgrInfo *
-envelope_function()
-{
-	if (!envelope_fn.valid)
-	{
-		Oid nsp = geoidx_extension_schema("postgis");
-		const Oid argtypes[5] = {FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID};
-		List *name =
-			list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("st_makeenvelope")));
-		Oid fn = LookupFuncName(name, 5, argtypes, false);
-
-		if (!envelope_fn.callback_registered)
-		{
-			/* A DROP/CREATE EXTENSION postgis in this backend makes us look again. */
-			CacheRegisterSyscacheCallback(PROCOID, invalidate_envelope_fn, (Datum) 0);
-			envelope_fn.callback_registered = true;
-		}
-		fmgr_info_cxt(fn, &envelope_fn.flinfo, TopMemoryContext);
-		envelope_fn.valid = true;
-	}
-	return &envelope_fn.flinfo;
-}
-
 /* ---------- string arguments ---------- */
 
 /*
@@ -311,38 +261,6 @@ call_with_geometry(FunctionCallInfo fcinfo, PGFunction fn, int npoints)
 
 /* ---------- shared with support.cc ---------- */
 
-/* The schema an extension was created in (PG15 does not export get_extension_schema). */
-Oid
-geoidx_extension_schema_if_exists(const char *extname)
-{
-	Oid extoid = get_extension_oid(extname, true);
-	Oid nsp = InvalidOid;
-	if (!OidIsValid(extoid))
-		return InvalidOid;
-	ScanKeyData key;
-
-	Relation rel = table_open(ExtensionRelationId, AccessShareLock);
-	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(extoid));
-	SysScanDesc scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
-	HeapTuple tup = systable_getnext(scan);
-	if (HeapTupleIsValid(tup))
-		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return nsp;
-}
-
-Oid
-geoidx_extension_schema(const char *extname)
-{
-	get_extension_oid(extname, false); /* the usual error if it is not installed */
-	Oid nsp = geoidx_extension_schema_if_exists(extname);
-	if (!OidIsValid(nsp))
-		elog(ERROR, "could not find the schema of extension \"%s\"", extname);
-	return nsp;
-}
-
 void
 geoidx_check_radius(double metres)
 {
@@ -356,12 +274,12 @@ geoidx_check_radius(double metres)
 
 /*
  * The box as a PostGIS POLYGON with SRID 4326, through PostGIS's own
- * ST_MakeEnvelope (found once per backend in the postgis extension's schema).
+ * ST_MakeEnvelope (found once per backend in the postgis extension's schema, see catalog.cc).
  */
 Datum
 geoidx_box_geometry(const geoidx::DegreeBox *box)
 {
-	return FunctionCall5Coll(const_cast<FmgrInfo *>(envelope_function()), InvalidOid,
+	return FunctionCall5Coll(const_cast<FmgrInfo *>(geoidx_envelope_function()), InvalidOid,
 							 Float8GetDatum(box->xmin), Float8GetDatum(box->ymin),
 							 Float8GetDatum(box->xmax), Float8GetDatum(box->ymax),
 							 Int32GetDatum(kSridWgs84));

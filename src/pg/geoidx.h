@@ -346,14 +346,59 @@ extern IndexBulkDeleteResult *geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulk
 extern IndexBulkDeleteResult *geoidx_vacuumcleanup(IndexVacuumInfo *info,
 												   IndexBulkDeleteResult *stats);
 
-/* support.cc: catalog lookups by exact signature in one schema, never through search_path */
+/*
+ * catalog.cc: the OIDs of geoidx's and PostGIS's objects, found by exact
+ * signature in their extension's schema (never through search_path), cached
+ * per backend until pg_proc or pg_operator change. Arrays of two are [0]
+ * geometry, [1] geography; InvalidOid where an object is absent.
+ */
+typedef struct GeoidxCatalog
+{
+	bool valid;
+	bool present;  /* geoidx and PostGIS are installed (what the planner hook checks) */
+	bool complete; /* everything geoidx_catalog() promises is there */
+	Oid geometry_type;
+	Oid geography_type;
+	Oid circle_type;
+	Oid circle_fn[2];   /* geoidx_circle(t, float8, boolean) */
+	Oid within_op[2];   /* <@ (t, geoidx_circle) */
+	Oid distance_op[2]; /* <~> (t, t) */
+	Oid overlap_op[2];  /* PostGIS's && (t, t) */
+	Oid dwithin_fn[2];
+	Oid beyond_fn[2];
+	Oid nearer_fn[2];
+	Oid outside_fn[2];
+	Oid ring_fn[2];
+	Oid circle_outside_fn[2];
+	Oid circle_distance_fn[2];
+	Oid box_fn;         /* geoidx_search_box(geometry, float8, boolean) */
+	Oid geog_expand_fn; /* PostGIS's _ST_Expand(geography, float8) */
+	Oid geography_input;
+	Oid geography_ioparam;
+	Oid envelope_fn; /* PostGIS's ST_MakeEnvelope(float8 x4, int4) */
+	Oid float8_plus_op;
+	Oid float8_cmp[4]; /* float8 > >= < <= */
+	Oid in_op;         /* <@ (anyelement, anyarray) */
+	Oid geoidx_am;
+	bool envelope_ready;
+	FmgrInfo envelope; /* envelope_fn, set up on first use */
+} GeoidxCatalog;
+
 extern Oid geoidx_function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes,
 							   bool missing_ok);
 extern Oid geoidx_operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok);
-
-/* support.cc: PostGIS's types (the geography type is InvalidOid if absent) */
+extern const GeoidxCatalog &geoidx_catalog_if_present(void);
+extern const GeoidxCatalog &geoidx_catalog(void);
 extern Oid geoidx_geometry_type(void);
-extern Oid geoidx_geography_type(void);
+extern Oid geoidx_geography_type(void); /* InvalidOid if absent */
+extern const FmgrInfo *geoidx_envelope_function(void);
+
+/* functions.cc */
+namespace geoidx
+{
+struct DegreeBox;
+}
+extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
 
 /* validate.cc */
 extern bool geoidx_validate(Oid opclassoid);

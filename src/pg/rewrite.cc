@@ -53,8 +53,6 @@ extern "C"
 #include "utils/typcache.h"
 }
 
-extern Oid geoidx_extension_schema_if_exists(const char *extname);
-
 namespace
 {
 
@@ -69,82 +67,9 @@ enum Cmp
 	kLe
 };
 
-struct RewriteOids
-{
-	bool valid;
-	bool present; /* geoidx (and PostGIS) are installed in this database */
-	bool callbacks_registered;
-	Oid float8_cmp[5]; /* indexed by Cmp */
-	Oid distance_op[2];
-	Oid dwithin_fn[2];
-	Oid beyond_fn[2];
-	Oid nearer_fn[2];
-	Oid outside_fn[2];
-	Oid in_op; /* <@ (anyelement, anyarray) */
-	Oid geoidx_am;
-};
-
-RewriteOids roids;
-
-void
-invalidate(Datum arg, int cacheid, uint32 hashvalue)
-{
-	roids.valid = false;
-}
-
-const RewriteOids &
-rewrite_oids()
-{
-	if (roids.valid)
-		return roids;
-	if (!roids.callbacks_registered)
-	{
-		/* dropping or creating either extension changes pg_proc and pg_operator */
-		CacheRegisterSyscacheCallback(PROCOID, invalidate, (Datum) 0);
-		CacheRegisterSyscacheCallback(OPEROID, invalidate, (Datum) 0);
-		roids.callbacks_registered = true;
-	}
-	roids.present = false;
-	Oid ours = geoidx_extension_schema_if_exists("geoidx");
-	Oid postgis = geoidx_extension_schema_if_exists("postgis");
-	if (OidIsValid(ours) && OidIsValid(postgis))
-	{
-		const char *names[5] = {NULL, ">", ">=", "<", "<="};
-		for (int c = kGt; c <= kLe; c++)
-			roids.float8_cmp[c] =
-				geoidx_operator_oid(names[c], FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE, true);
-		for (int g = 0; g < 2; g++)
-		{
-			const char *tname = g == 0 ? "geometry" : "geography";
-			Oid t = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum(tname),
-									ObjectIdGetDatum(postgis));
-			const Oid args4[4] = {t, t, FLOAT8OID, BOOLOID};
-			roids.distance_op[g] =
-				OidIsValid(t) ? geoidx_operator_oid("<~>", t, t, ours, true) : InvalidOid;
-			roids.dwithin_fn[g] = OidIsValid(t)
-									  ? geoidx_function_oid("geoidx_dwithin", ours, 4, args4, true)
-									  : InvalidOid;
-			roids.beyond_fn[g] = OidIsValid(t)
-									 ? geoidx_function_oid("geoidx_beyond", ours, 4, args4, true)
-									 : InvalidOid;
-			roids.nearer_fn[g] = OidIsValid(t)
-									 ? geoidx_function_oid("geoidx_nearer", ours, 4, args4, true)
-									 : InvalidOid;
-			roids.outside_fn[g] = OidIsValid(t)
-									  ? geoidx_function_oid("geoidx_outside", ours, 4, args4, true)
-									  : InvalidOid;
-		}
-		roids.in_op = geoidx_operator_oid("<@", ANYELEMENTOID, ANYARRAYOID, ours, true);
-		roids.geoidx_am = get_am_oid("geoidx", true);
-		roids.present = OidIsValid(roids.distance_op[0]) && OidIsValid(roids.beyond_fn[0]);
-	}
-	roids.valid = true;
-	return roids;
-}
-
 /* The index (0 geometry, 1 geography) of geoidx's <~> if n is a call of it, else -1. */
 int
-distance_call(const RewriteOids &o, Node *n)
+distance_call(const GeoidxCatalog &o, Node *n)
 {
 	if (n == NULL || !IsA(n, OpExpr) || list_length(((OpExpr *) n)->args) != 2)
 		return -1;
@@ -156,10 +81,10 @@ distance_call(const RewriteOids &o, Node *n)
 }
 
 Cmp
-comparison(const RewriteOids &o, Oid opno)
+comparison(const GeoidxCatalog &o, Oid opno)
 {
 	for (int c = kGt; c <= kLe; c++)
-		if (OidIsValid(o.float8_cmp[c]) && opno == o.float8_cmp[c])
+		if (OidIsValid(o.float8_cmp[c - kGt]) && opno == o.float8_cmp[c - kGt])
 			return (Cmp) c;
 	return kNone;
 }
@@ -184,7 +109,7 @@ mirrored(Cmp c)
 
 /* `dist cmp bound` as a geoidx_beyond / geoidx_nearer call, or NULL. */
 Node *
-rewrite_comparison(const RewriteOids &o, OpExpr *op)
+rewrite_comparison(const GeoidxCatalog &o, OpExpr *op)
 {
 	if (list_length(op->args) != 2)
 		return NULL;
@@ -222,7 +147,7 @@ rewrite_comparison(const RewriteOids &o, OpExpr *op)
 
 /* NOT geoidx_dwithin(a, b, r, s) as geoidx_outside(a, b, r, s), or NULL. */
 Node *
-rewrite_not(const RewriteOids &o, BoolExpr *b)
+rewrite_not(const GeoidxCatalog &o, BoolExpr *b)
 {
 	if (b->boolop != NOT_EXPR || list_length(b->args) != 1 || !IsA(linitial(b->args), FuncExpr))
 		return NULL;
@@ -246,7 +171,7 @@ rewrite_not(const RewriteOids &o, BoolExpr *b)
  * not in it, and its partitions inherit the rewrite from it.
  */
 bool
-geoidx_filter_only_column(const RewriteOids &o, Oid relid, AttrNumber attno)
+geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 {
 	Relation r = RelationIdGetRelation(relid);
 	if (r == NULL)
@@ -296,7 +221,7 @@ geoidx_filter_only_column(const RewriteOids &o, Oid relid, AttrNumber attno)
  * (k-NN) scan; col <@ array is an ordinary index condition.
  */
 Node *
-rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid relid)
+rewrite_in(const GeoidxCatalog &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid relid)
 {
 	if (!saop->useOr || list_length(saop->args) != 2 || !OidIsValid(o.in_op) || rel == NULL)
 		return NULL;
@@ -331,7 +256,7 @@ rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid r
  * that shape. Same scope as rewrite_in; NULL stays NULL either way.
  */
 Node *
-rewrite_bool_column(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid)
+rewrite_bool_column(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid)
 {
 	bool value = true;
 	if (is_notclause(n))
@@ -350,7 +275,7 @@ rewrite_bool_column(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid)
 }
 
 Node *
-rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid, bool *changed)
+rewrite_condition(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	Node *r = NULL;
 	if (IsA(n, OpExpr))
@@ -372,7 +297,7 @@ rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid, boo
 }
 
 Node *
-rewrite_quals(const RewriteOids &o, Node *quals, RelOptInfo *rel, Oid relid, bool *changed)
+rewrite_quals(const GeoidxCatalog &o, Node *quals, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	if (quals == NULL)
 		return NULL;
@@ -394,7 +319,7 @@ rewrite_quals(const RewriteOids &o, Node *quals, RelOptInfo *rel, Oid relid, boo
 }
 
 void
-rewrite_jointree(const RewriteOids &o, Node *jt, RelOptInfo *rel, Oid relid, bool *changed)
+rewrite_jointree(const GeoidxCatalog &o, Node *jt, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	if (jt == NULL)
 		return;
@@ -422,7 +347,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 		prev_hook(root, relid, inhparent, rel);
 	if (root->parse == NULL || root->parse->jointree == NULL || !IsTransactionState())
 		return;
-	const RewriteOids &o = rewrite_oids();
+	const GeoidxCatalog &o = geoidx_catalog_if_present();
 	if (!o.present)
 		return;
 	bool changed = false;

@@ -55,177 +55,11 @@ extern "C"
 
 #include <cmath>
 
-/* functions.cc */
-extern Oid geoidx_extension_schema(const char *extname);
-extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
-
 namespace
 {
 
 /* PostGIS's default for a spatial function it cannot estimate. */
 constexpr double kDefaultSelectivity = 0.005;
-
-struct SupportOids
-{
-	bool valid;
-	bool callbacks_registered;
-	Oid geometry_type;
-	Oid circle_type;
-	Oid circle_fn;  /* geoidx_circle(geometry, float8, boolean) */
-	Oid box_fn;     /* geoidx_search_box(geometry, float8, boolean) */
-	Oid within_op;  /* <@ (geometry, geoidx_circle) */
-	Oid overlap_op; /* PostGIS's && (geometry, geometry) */
-	Oid float8_plus_op;
-	/* InvalidOid if absent: */
-	Oid geography_type;
-	Oid geog_circle_fn;  /* geoidx_circle(geography, float8, boolean) */
-	Oid geog_within_op;  /* <@ (geography, geoidx_circle) */
-	Oid geog_overlap_op; /* PostGIS's && (geography, geography) */
-	Oid geog_expand_fn;  /* PostGIS's _ST_Expand(geography, float8) */
-	Oid geography_input; /* geography's input function */
-	Oid geography_ioparam;
-
-	/*
-	 * The region predicates and the circle makers of their index conditions;
-	 * [0] geometry, [1] geography (InvalidOid if absent).
-	 */
-	Oid beyond_fn[2];
-	Oid nearer_fn[2];
-	Oid outside_fn[2];
-	Oid ring_fn[2];
-	Oid circle_outside_fn[2];
-	Oid circle_distance_fn[2];
-	Oid region_circle_fn[2]; /* geoidx_circle, as circle_fn / geog_circle_fn */
-	Oid region_within_op[2]; /* <@, as within_op / geog_within_op */
-};
-
-SupportOids oids;
-
-void
-invalidate_oids(Datum arg, int cacheid, uint32 hashvalue)
-{
-	oids.valid = false;
-}
-
-Oid
-type_oid(const char *name, Oid nsp, bool missing_ok = false)
-{
-	Oid t = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum(name),
-							ObjectIdGetDatum(nsp));
-	if (!OidIsValid(t) && !missing_ok)
-		elog(ERROR, "geoidx: type %s.%s not found", get_namespace_name(nsp), name);
-	return t;
-}
-
-} // namespace
-
-/* A function or operator by exact signature in one schema (rewrite.cc too, with missing_ok). */
-Oid
-geoidx_function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes, bool missing_ok)
-{
-	oidvector *args = buildoidvector(argtypes, nargs);
-	Oid f = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid, CStringGetDatum(name),
-							PointerGetDatum(args), ObjectIdGetDatum(nsp));
-	if (!OidIsValid(f) && !missing_ok)
-		elog(ERROR, "geoidx: function %s.%s not found", get_namespace_name(nsp), name);
-	return f;
-}
-
-Oid
-geoidx_operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok)
-{
-	Oid o = GetSysCacheOid4(OPERNAMENSP, Anum_pg_operator_oid, CStringGetDatum(name),
-							ObjectIdGetDatum(left), ObjectIdGetDatum(right), ObjectIdGetDatum(nsp));
-	if (!OidIsValid(o) && !missing_ok)
-		elog(ERROR, "geoidx: operator %s.%s not found", get_namespace_name(nsp), name);
-	return o;
-}
-
-namespace
-{
-
-Oid
-function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes, bool missing_ok = false)
-{
-	return geoidx_function_oid(name, nsp, nargs, argtypes, missing_ok);
-}
-
-Oid
-operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok = false)
-{
-	return geoidx_operator_oid(name, left, right, nsp, missing_ok);
-}
-
-const SupportOids &
-support_oids()
-{
-	if (oids.valid)
-		return oids;
-	if (!oids.callbacks_registered)
-	{
-		CacheRegisterSyscacheCallback(PROCOID, invalidate_oids, (Datum) 0);
-		CacheRegisterSyscacheCallback(OPEROID, invalidate_oids, (Datum) 0);
-		oids.callbacks_registered = true;
-	}
-	Oid ours = geoidx_extension_schema("geoidx");
-	Oid postgis = geoidx_extension_schema("postgis");
-	Oid geometry = type_oid("geometry", postgis);
-	Oid circle = type_oid("geoidx_circle", ours);
-	const Oid circle_args[3] = {geometry, FLOAT8OID, BOOLOID};
-
-	oids.geometry_type = geometry;
-	oids.circle_type = circle;
-	oids.circle_fn = function_oid("geoidx_circle", ours, 3, circle_args);
-	oids.box_fn = function_oid("geoidx_search_box", ours, 3, circle_args);
-	oids.within_op = operator_oid("<@", geometry, circle, ours);
-	oids.overlap_op = operator_oid("&&", geometry, geometry, postgis);
-	oids.float8_plus_op = operator_oid("+", FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE);
-
-	/*
-	 * Geography: looked up without failing, so that what is missing (an older
-	 * install of the SQL objects) disables the geography paths and nothing else.
-	 */
-	Oid geography = type_oid("geography", postgis, true);
-	const Oid geog_args[3] = {geography, FLOAT8OID, BOOLOID};
-	oids.geography_type = geography;
-	oids.geog_circle_fn = oids.geog_within_op = oids.geog_overlap_op = InvalidOid;
-	oids.geog_expand_fn = InvalidOid;
-	oids.geography_input = oids.geography_ioparam = InvalidOid;
-	if (OidIsValid(geography))
-	{
-		oids.geog_circle_fn = function_oid("geoidx_circle", ours, 3, geog_args, true);
-		oids.geog_within_op = operator_oid("<@", geography, circle, ours, true);
-		oids.geog_overlap_op = operator_oid("&&", geography, geography, postgis, true);
-		const Oid expand_args[2] = {geography, FLOAT8OID};
-		oids.geog_expand_fn = function_oid("_st_expand", postgis, 2, expand_args, true);
-		getTypeInputInfo(geography, &oids.geography_input, &oids.geography_ioparam);
-	}
-
-	for (int g = 0; g < 2; g++)
-	{
-		Oid t = g == 0 ? geometry : geography;
-		const Oid pred4[4] = {t, t, FLOAT8OID, BOOLOID};
-		const Oid ring5[5] = {t, t, FLOAT8OID, FLOAT8OID, BOOLOID};
-		const Oid outside4[4] = {t, FLOAT8OID, BOOLOID, BOOLOID};
-		const Oid distance3[3] = {t, TEXTOID, FLOAT8OID};
-		bool have = OidIsValid(t);
-		oids.beyond_fn[g] = have ? function_oid("geoidx_beyond", ours, 4, pred4, true) : InvalidOid;
-		oids.nearer_fn[g] = have ? function_oid("geoidx_nearer", ours, 4, pred4, true) : InvalidOid;
-		oids.outside_fn[g] =
-			have ? function_oid("geoidx_outside", ours, 4, pred4, true) : InvalidOid;
-		oids.ring_fn[g] = have ? function_oid("geoidx_ring", ours, 5, ring5, true) : InvalidOid;
-		oids.circle_outside_fn[g] =
-			have ? function_oid("geoidx_circle_outside", ours, 4, outside4, true) : InvalidOid;
-		oids.circle_distance_fn[g] =
-			have ? function_oid("geoidx_circle_distance", ours, 3, distance3, true) : InvalidOid;
-	}
-	oids.region_circle_fn[0] = oids.circle_fn;
-	oids.region_circle_fn[1] = oids.geog_circle_fn;
-	oids.region_within_op[0] = oids.within_op;
-	oids.region_within_op[1] = oids.geog_within_op;
-	oids.valid = true;
-	return oids;
-}
 
 Oid
 opfamily_am(Oid opfamily)
@@ -255,7 +89,7 @@ is_true_const(Node *n)
 
 /* metres + kOrderSlackMetres; a constant is folded, and left alone if negative (it is an error). */
 Node *
-widen_radius(Node *metres, const SupportOids &o)
+widen_radius(Node *metres, const GeoidxCatalog &o)
 {
 	if (IsA(metres, Const))
 	{
@@ -282,7 +116,7 @@ index_condition(SupportRequestIndexCondition *req)
 	if (nargs < 3 || nargs > 4 || req->indexarg < 0 || req->indexarg > 1)
 		return NIL;
 
-	const SupportOids &o = support_oids();
+	const GeoidxCatalog &o = geoidx_catalog();
 	Node *column = (Node *) list_nth(clause->args, req->indexarg);
 	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
 	Node *metres = (Node *) lthird(clause->args);
@@ -293,13 +127,13 @@ index_condition(SupportRequestIndexCondition *req)
 	Oid within_op, circle_fn;
 	if (type == o.geometry_type)
 	{
-		within_op = o.within_op;
-		circle_fn = o.circle_fn;
+		within_op = o.within_op[0];
+		circle_fn = o.circle_fn[0];
 	}
 	else if (OidIsValid(o.geography_type) && type == o.geography_type)
 	{
-		within_op = o.geog_within_op;
-		circle_fn = o.geog_circle_fn;
+		within_op = o.within_op[1];
+		circle_fn = o.circle_fn[1];
 	}
 	else
 		return NIL;
@@ -333,10 +167,10 @@ index_condition(SupportRequestIndexCondition *req)
 	{
 		Oid am = opfamily_am(req->opfamily);
 		if ((am != GIST_AM_OID && am != SPGIST_AM_OID) ||
-			!op_in_opfamily(o.overlap_op, req->opfamily))
+			!op_in_opfamily(o.overlap_op[0], req->opfamily))
 			return NIL;
 		/* GiST / SP-GiST: a box that holds the circle; the call itself stays as the filter. */
-		op = o.overlap_op;
+		op = o.overlap_op[0];
 		fn = o.box_fn;
 		fn_type = o.geometry_type;
 		req->lossy = true;
@@ -355,7 +189,7 @@ index_condition(SupportRequestIndexCondition *req)
 
 /* _ST_Expand('SRID=4326;POINT(lon lat)'::geography, radius): a geography with the box */
 Datum
-geography_search_box(geoidx::LonLat centre, double radius, const SupportOids &o)
+geography_search_box(geoidx::LonLat centre, double radius, const GeoidxCatalog &o)
 {
 	char wkt[96];
 	snprintf(wkt, sizeof(wkt), "SRID=4326;POINT(%.17g %.17g)", centre.lon, centre.lat);
@@ -375,11 +209,11 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 	if (std::isnan(radius) || radius < 0.0)
 		return kDefaultSelectivity; /* the call raises an error; no estimate is right */
 
-	const SupportOids &o = support_oids();
+	const GeoidxCatalog &o = geoidx_catalog();
 	Oid type = exprType(column);
 	bool geography = OidIsValid(o.geography_type) && type == o.geography_type;
 	if (type != o.geometry_type &&
-		!(geography && OidIsValid(o.geog_overlap_op) && OidIsValid(o.geog_expand_fn)))
+		!(geography && OidIsValid(o.overlap_op[1]) && OidIsValid(o.geog_expand_fn)))
 		return kDefaultSelectivity; /* a string overload's, or no estimator */
 	if (radius >= M_PI * geoidx::kSphereRadius)
 		return 1.0; /* half the circumference: everything */
@@ -388,7 +222,7 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 	{
 		Const *box = makeConst(o.geography_type, -1, InvalidOid, -1,
 							   geography_search_box(centre, radius, o), false, false);
-		double sel = restriction_selectivity(root, o.geog_overlap_op, list_make2(column, box),
+		double sel = restriction_selectivity(root, o.overlap_op[1], list_make2(column, box),
 											 InvalidOid, var_relid) *
 					 (M_PI / 4.0);
 		if (!(sel >= 0.0))
@@ -403,8 +237,8 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 	{
 		Const *box = makeConst(o.geometry_type, -1, InvalidOid, -1, geoidx_box_geometry(&boxes[i]),
 							   false, false);
-		overlap += restriction_selectivity(root, o.overlap_op, list_make2(column, box), InvalidOid,
-										   var_relid);
+		overlap += restriction_selectivity(root, o.overlap_op[0], list_make2(column, box),
+										   InvalidOid, var_relid);
 	}
 	double sel = overlap * geoidx::circle_fraction(radius, boxes, n);
 	if (!(sel >= 0.0))
@@ -485,7 +319,7 @@ enum class Pred
 Pred
 which_pred(Oid fn, int *g)
 {
-	const SupportOids &o = support_oids();
+	const GeoidxCatalog &o = geoidx_catalog();
 	for (*g = 0; *g < 2; (*g)++)
 	{
 		if (!OidIsValid(fn))
@@ -503,12 +337,12 @@ which_pred(Oid fn, int *g)
 }
 
 Expr *
-region_clause(const SupportOids &o, int g, Node *column, Oid fn, List *args)
+region_clause(const GeoidxCatalog &o, int g, Node *column, Oid fn, List *args)
 {
 	FuncExpr *rhs =
 		makeFuncExpr(fn, o.circle_type, args, InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-	return make_opclause(o.region_within_op[g], BOOLOID, false, (Expr *) column, (Expr *) rhs,
-						 InvalidOid, InvalidOid);
+	return make_opclause(o.within_op[g], BOOLOID, false, (Expr *) column, (Expr *) rhs, InvalidOid,
+						 InvalidOid);
 }
 
 /*
@@ -528,8 +362,8 @@ region_index_conditions(SupportRequestIndexCondition *req)
 	Pred pred = which_pred(clause->funcid, &g);
 	if (pred == Pred::none)
 		return NIL;
-	const SupportOids &o = support_oids();
-	if (!OidIsValid(o.region_within_op[g]) || !op_in_opfamily(o.region_within_op[g], req->opfamily))
+	const GeoidxCatalog &o = geoidx_catalog();
+	if (!OidIsValid(o.within_op[g]) || !op_in_opfamily(o.within_op[g], req->opfamily))
 		return NIL;
 	int nargs = list_length(clause->args);
 	if (nargs != (pred == Pred::ring ? 5 : 4))
@@ -563,7 +397,7 @@ region_index_conditions(SupportRequestIndexCondition *req)
 		 * geoidx_dwithin's) and the call stays as the filter.
 		 */
 		Node *use_spheroid = (Node *) llast(clause->args);
-		if (!OidIsValid(o.circle_outside_fn[g]) || !OidIsValid(o.region_circle_fn[g]))
+		if (!OidIsValid(o.circle_outside_fn[g]) || !OidIsValid(o.circle_fn[g]))
 			return NIL;
 		Node *point_first = makeBoolConst(req->indexarg == 0, false);
 		conds = list_make1(
@@ -577,7 +411,7 @@ region_index_conditions(SupportRequestIndexCondition *req)
 				outer = widen_radius(outer, o);
 				req->lossy = true;
 			}
-			conds = lappend(conds, region_clause(o, g, column, o.region_circle_fn[g],
+			conds = lappend(conds, region_clause(o, g, column, o.circle_fn[g],
 												 list_make3(other, outer, use_spheroid)));
 		}
 	}
@@ -691,20 +525,6 @@ region_pred_selectivity(SupportRequestSelectivity *req)
 
 } // namespace
 
-/* PostGIS's geometry type (functions.cc) */
-Oid
-geoidx_geometry_type(void)
-{
-	return support_oids().geometry_type;
-}
-
-/* PostGIS's geography type, or InvalidOid (handler.cc) */
-Oid
-geoidx_geography_type(void)
-{
-	return support_oids().geography_type;
-}
-
 extern "C"
 {
 	PG_FUNCTION_INFO_V1(geoidx_dwithin_support);
@@ -791,7 +611,7 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 		bool outer = false;
 		if (IsA(circle, FuncExpr))
 		{
-			const SupportOids &o = support_oids();
+			const GeoidxCatalog &o = geoidx_catalog();
 			FuncExpr *f = (FuncExpr *) circle;
 			for (int g = 0; g < 2; g++)
 			{
