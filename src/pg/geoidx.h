@@ -274,6 +274,7 @@ extern void geoidx_decode_indexed(Relation index, Datum value, const char *what,
 extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
 							  geoidx::Vec3 *v);
+extern bool geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll);
 extern geoidx::LonLat geoidx_entry_lonlat(double x, double y);
 
 /* page.cc: pages, buffers, WAL */
@@ -393,7 +394,12 @@ extern Oid geoidx_geometry_type(void);
 extern Oid geoidx_geography_type(void); /* InvalidOid if absent */
 extern const FmgrInfo *geoidx_envelope_function(void);
 
-/* functions.cc */
+/* functions.cc: the distance functions (regions.cc's geoidx_outside calls geoidx_dwithin) */
+extern "C" Datum geoidx_distance_op(PG_FUNCTION_ARGS);
+extern "C" Datum geoidx_distance(PG_FUNCTION_ARGS);
+extern "C" Datum geoidx_dwithin(PG_FUNCTION_ARGS);
+
+/* search_box.cc: geoidx_search_box, and boxes as PostGIS polygons */
 namespace geoidx
 {
 struct DegreeBox;
@@ -445,8 +451,13 @@ typedef struct GeoidxCircle
 /* within/outside: decided as ST_DWithin(point, centre), not (centre, point) */
 #define GEOIDX_CIRCLE_POINT_FIRST 0x0001
 
-/* regions.cc: the region test of a circle value */
+/* circle.cc: the circle type, its constructors' common part, pos <@ circle */
+extern void geoidx_check_radius(double metres);
+extern Datum geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
+								bool point_first);
 extern geoidx::RegionTest geoidx_circle_region(const GeoidxCircle *c);
+extern "C" Datum geoidx_circle_make(PG_FUNCTION_ARGS);
+extern "C" Datum geoidx_within_circle(PG_FUNCTION_ARGS);
 
 /* regions.cc: col <@ array (strategy 6 of the scalar operator classes) */
 typedef struct GeoidxInList

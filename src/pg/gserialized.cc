@@ -139,6 +139,17 @@ geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll_out
 		*v = geoidx::unit_vector(geoidx::geographic_point(*ll));
 }
 
+/* Decode and check one point argument of an SQL function; return false if it is EMPTY. */
+bool
+geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
+{
+	geoidx_decode_point(d, what, p);
+	if (p->empty)
+		return false;
+	geoidx_point_unit(p, what, ll, NULL);
+	return true;
+}
+
 geoidx::LonLat
 geoidx_entry_lonlat(double x, double y)
 {

@@ -25,11 +25,6 @@ extern "C"
 #include "utils/typcache.h"
 }
 
-extern Datum geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
-								bool point_first);
-extern bool geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll);
-extern void geoidx_check_radius(double metres);
-
 extern "C"
 {
 	PG_FUNCTION_INFO_V1(geoidx_circle_outside);
@@ -38,20 +33,6 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_nearer);
 	PG_FUNCTION_INFO_V1(geoidx_outside);
 	PG_FUNCTION_INFO_V1(geoidx_ring);
-	Datum geoidx_dwithin(PG_FUNCTION_ARGS);
-}
-
-geoidx::RegionTest
-geoidx_circle_region(const GeoidxCircle *c)
-{
-	int mode = c->mode;
-	if (mode < 0 || mode >= geoidx::kRegionModes || (c->flags & ~GEOIDX_CIRCLE_POINT_FIRST) != 0)
-		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-						errmsg("geoidx_circle value has an unknown region %d or flags 0x%x", mode,
-							   (unsigned) c->flags)));
-	return geoidx::region_test(geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat}), c->radius,
-							   c->use_spheroid != 0, (geoidx::RegionMode) mode,
-							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) != 0);
 }
 
 namespace
