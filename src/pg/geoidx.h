@@ -406,6 +406,29 @@ struct DegreeBox;
 }
 extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
 
+/* support.cc: the support functions, and the index conditions of geoidx_dwithin */
+struct SupportRequestIndexCondition;
+struct SupportRequestSelectivity;
+extern bool geoidx_is_true_const(Node *n);
+extern Node *geoidx_widen_radius(Node *metres, const GeoidxCatalog &o);
+
+/* support_regions.cc: the index conditions of the region predicates */
+enum class GeoidxPred
+{
+	none,
+	beyond,
+	nearer,
+	outside,
+	ring,
+};
+
+extern GeoidxPred geoidx_which_pred(Oid fn, int *g);
+extern List *geoidx_region_index_conditions(SupportRequestIndexCondition *req);
+
+/* selectivity.cc: the estimates of the support functions (and of <@, col <@ array) */
+extern double geoidx_dwithin_selectivity(SupportRequestSelectivity *req);
+extern double geoidx_region_pred_selectivity(SupportRequestSelectivity *req);
+
 /* validate.cc */
 extern bool geoidx_validate(Oid opclassoid);
 
