@@ -20,8 +20,8 @@
  * and geoidx_dwithin keeps the cheap tests of the last centre it saw in
  * fn_extra, so that most rows are decided without a geodesic.
  */
+#include "dwithin_memo.h"
 #include "geodesy.h"
-#include "sphere_bounds.h"
 
 #include "geoidx.h"
 
@@ -31,25 +31,8 @@
 namespace
 {
 
-/* ---------- geoidx_dwithin ---------- */
-
-/*
- * The cheap tests of the centre seen last. Either argument may be the constant
- * one; the cache is keyed on the raw coordinates of whichever it was built from.
- */
-struct DwithinCache
-{
-	bool valid;
-	double cx, cy; /* raw coordinates the test was built from */
-	double radius;
-	bool use_spheroid;
-	double center_lat_deg; /* as point_within computes it */
-	geoidx::RadiusTest test;
-	bool have_last;
-	double last_ax, last_ay, last_bx, last_by;
-};
-
-static_assert(std::is_trivially_destructible_v<DwithinCache>, "fn_extra is freed, not destroyed");
+static_assert(std::is_trivially_destructible_v<geoidx::DwithinMemo>,
+			  "fn_extra is freed, not destroyed");
 
 Datum
 distance_common(FunctionCallInfo fcinfo, bool use_spheroid, const char *what1, const char *what2)
@@ -104,59 +87,18 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	if (!have_a || !have_b)
 		PG_RETURN_BOOL(false);
 
-	geoidx::GeoPoint ga = geoidx::geographic_point(lla);
-	geoidx::GeoPoint gb = geoidx::geographic_point(llb);
-
-	DwithinCache *cache = (DwithinCache *) fcinfo->flinfo->fn_extra;
-	if (cache == NULL)
+	/*
+	 * The cheap tests of the centre seen last (either argument may be the
+	 * constant one), kept in fn_extra: zeroed memory is the empty memo.
+	 */
+	geoidx::DwithinMemo *memo = (geoidx::DwithinMemo *) fcinfo->flinfo->fn_extra;
+	if (memo == NULL)
 	{
-		cache =
-			(DwithinCache *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(DwithinCache));
-		fcinfo->flinfo->fn_extra = cache;
+		memo = (geoidx::DwithinMemo *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+															  sizeof(geoidx::DwithinMemo));
+		fcinfo->flinfo->fn_extra = memo;
 	}
-
-	/* Which argument is the centre of the cached test, if either. */
-	int centre = 0;
-	if (cache->valid && cache->radius == metres && cache->use_spheroid == use_spheroid)
-	{
-		if (b.x == cache->cx && b.y == cache->cy)
-			centre = 2;
-		else if (a.x == cache->cx && a.y == cache->cy)
-			centre = 1;
-	}
-	if (centre == 0)
-	{
-		/* Build it around the argument that did not change since the last call (b by default). */
-		bool a_constant = cache->have_last && a.x == cache->last_ax && a.y == cache->last_ay &&
-						  !(b.x == cache->last_bx && b.y == cache->last_by);
-		centre = a_constant ? 1 : 2;
-		cache->cx = centre == 1 ? a.x : b.x;
-		cache->cy = centre == 1 ? a.y : b.y;
-		cache->radius = metres;
-		cache->use_spheroid = use_spheroid;
-		cache->test = geoidx::radius_test(centre == 1 ? ga : gb, metres, use_spheroid);
-		cache->center_lat_deg = cache->test.center.lat * 180.0 / M_PI;
-		cache->valid = true;
-	}
-	cache->have_last = true;
-	cache->last_ax = a.x;
-	cache->last_ay = a.y;
-	cache->last_bx = b.x;
-	cache->last_by = b.y;
-
-	/* The cheap tests are symmetric bounds; the exact test keeps PostGIS's argument order. */
-	const geoidx::LonLat &other = centre == 1 ? llb : lla;
-	const geoidx::GeoPoint &gother = centre == 1 ? gb : ga;
-	if (std::fabs(other.lat - cache->center_lat_deg) > cache->test.reject_dlat_deg)
-		PG_RETURN_BOOL(false);
-	switch (geoidx::classify_box(cache->test, geoidx::box_of(geoidx::unit_vector(gother))))
-	{
-		case geoidx::Verdict::outside:
-			PG_RETURN_BOOL(false);
-		case geoidx::Verdict::inside:
-			PG_RETURN_BOOL(true);
-		case geoidx::Verdict::maybe:
-			break;
-	}
-	PG_RETURN_BOOL(geoidx::st_dwithin(ga, gb, metres, use_spheroid));
+	PG_RETURN_BOOL(geoidx::dwithin_memo_test(memo, geoidx::RawPoint{a.x, a.y}, lla,
+											 geoidx::RawPoint{b.x, b.y}, llb, metres,
+											 use_spheroid));
 }
