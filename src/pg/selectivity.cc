@@ -14,6 +14,7 @@
 #include "degree_box.h"
 #include "geodesy.h"
 #include "region.h"
+#include "region_share.h"
 
 #include "geoidx.h"
 
@@ -38,8 +39,8 @@ extern "C"
 namespace
 {
 
-/* PostGIS's default for a spatial function it cannot estimate. */
-constexpr double kDefaultSelectivity = 0.005;
+/* The estimate where there is none (see region_share.h). */
+constexpr double kDefaultSelectivity = geoidx::kDefaultShare;
 
 /* _ST_Expand('SRID=4326;POINT(lon lat)'::geography, radius): a geography with the box */
 Datum
@@ -60,8 +61,9 @@ double
 circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, double radius,
 				   bool use_spheroid, int var_relid)
 {
-	if (std::isnan(radius) || radius < 0.0)
-		return kDefaultSelectivity; /* the call raises an error; no estimate is right */
+	geoidx::DiscRadius bound = geoidx::classify_disc_radius(radius);
+	if (bound == geoidx::DiscRadius::invalid)
+		return kDefaultSelectivity;
 
 	const GeoidxCatalog &o = geoidx_catalog();
 	Oid type = exprType(column);
@@ -69,8 +71,8 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 	if (type != o.geometry_type &&
 		!(geography && OidIsValid(o.overlap_op[1]) && OidIsValid(o.geog_expand_fn)))
 		return kDefaultSelectivity; /* a string overload's, or no estimator */
-	if (radius >= M_PI * geoidx::kSphereRadius)
-		return 1.0; /* half the circumference: everything */
+	if (bound == geoidx::DiscRadius::everything)
+		return 1.0;
 
 	if (geography)
 	{
@@ -79,9 +81,7 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 		double sel = restriction_selectivity(root, o.overlap_op[1], list_make2(column, box),
 											 InvalidOid, var_relid) *
 					 (M_PI / 4.0);
-		if (!(sel >= 0.0))
-			return 0.0;
-		return sel > 1.0 ? 1.0 : sel;
+		return geoidx::clamp_share(sel);
 	}
 
 	geoidx::DegreeBox boxes[2];
@@ -94,10 +94,7 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 		overlap += restriction_selectivity(root, o.overlap_op[0], list_make2(column, box),
 										   InvalidOid, var_relid);
 	}
-	double sel = overlap * geoidx::circle_fraction(radius, boxes, n);
-	if (!(sel >= 0.0))
-		return 0.0;
-	return sel > 1.0 ? 1.0 : sel;
+	return geoidx::clamp_share(overlap * geoidx::circle_fraction(radius, boxes, n));
 }
 
 /* The centre in a constant geometry; false (no estimate) if EMPTY or not finite. */
@@ -172,30 +169,11 @@ double
 region_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, double radius,
 				   bool use_spheroid, geoidx::RegionMode mode, int var_relid)
 {
-	bool outer = mode == geoidx::RegionMode::outside || mode == geoidx::RegionMode::dist_gt ||
-				 mode == geoidx::RegionMode::dist_ge;
-	if (mode != geoidx::RegionMode::within && mode != geoidx::RegionMode::outside)
-	{
-		if (std::isnan(radius))
-			return outer ? 0.0 : 1.0;
-		if (radius < 0.0)
-			return outer ? 1.0 : 0.0;
-	}
-	double s = circle_selectivity(root, column, centre, radius, use_spheroid, var_relid);
-	return outer ? 1.0 - s : s;
-}
-
-/*
- * What to assume of a region whose centre or bound is not known at planning
- * time (a generic plan's parameters): a disc or ring holds few rows, beyond a
- * bound or outside a disc almost all. Guessing a paging key as selective as a
- * radius would make the generic plan look dearer than the custom ones, and
- * each execution would then plan again.
- */
-double
-unknown_region_selectivity(bool outer)
-{
-	return outer ? 1.0 - kDefaultSelectivity : kDefaultSelectivity;
+	double share;
+	if (geoidx::bound_decides_share(mode, radius, &share))
+		return share;
+	return geoidx::region_share_of_disc(
+		mode, circle_selectivity(root, column, centre, radius, use_spheroid, var_relid));
 }
 
 } // namespace
@@ -209,7 +187,7 @@ geoidx_region_pred_selectivity(SupportRequestSelectivity *req)
 	if (req->is_join || pred == GeoidxPred::none || nargs != (pred == GeoidxPred::ring ? 5 : 4))
 		return kDefaultSelectivity;
 	const double fallback =
-		unknown_region_selectivity(pred == GeoidxPred::beyond || pred == GeoidxPred::outside);
+		geoidx::unknown_region_share(pred == GeoidxPred::beyond || pred == GeoidxPred::outside);
 
 	Node *ea = estimate_expression_value(req->root, (Node *) linitial(req->args));
 	Node *eb = estimate_expression_value(req->root, (Node *) lsecond(req->args));
@@ -250,9 +228,9 @@ geoidx_region_pred_selectivity(SupportRequestSelectivity *req)
 		return empty ? 0.0 : kDefaultSelectivity;
 	if (pred == GeoidxPred::ring)
 	{
-		double s = circle_selectivity(req->root, column, ll, nums[1], flagv, req->varRelid) -
-				   circle_selectivity(req->root, column, ll, nums[0], flagv, req->varRelid);
-		return s < 0.0 ? 0.0 : s;
+		return geoidx::ring_share(
+			circle_selectivity(req->root, column, ll, nums[1], flagv, req->varRelid),
+			circle_selectivity(req->root, column, ll, nums[0], flagv, req->varRelid));
 	}
 	/* the last argument is `inclusive` for the distance comparisons, `use_spheroid` for outside */
 	geoidx::RegionMode mode =
@@ -327,7 +305,7 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 				}
 			}
 		}
-		PG_RETURN_FLOAT8(unknown_region_selectivity(outer));
+		PG_RETURN_FLOAT8(geoidx::unknown_region_share(outer));
 	}
 	if (((Const *) circle)->constisnull)
 		PG_RETURN_FLOAT8(0.0);
