@@ -429,10 +429,14 @@ extern List *geoidx_region_index_conditions(SupportRequestIndexCondition *req);
 extern double geoidx_dwithin_selectivity(SupportRequestSelectivity *req);
 extern double geoidx_region_pred_selectivity(SupportRequestSelectivity *req);
 
+/* rewrite.cc: the planner hook that rewrites conditions into indexable ones */
+extern void geoidx_install_rewrite_hook(void);
+
 /* validate.cc */
 extern bool geoidx_validate(Oid opclassoid);
 
 /* handler.cc */
+extern "C" void _PG_init(void);
 extern bool geoidx_canreturn(Relation index, int attno);
 extern bool geoidx_index_is_geography(Relation index);
 extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,

@@ -206,10 +206,7 @@ geoidx_handler(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(am);
 }
 
-extern "C" void _PG_init(void);
-
-extern void geoidx_install_rewrite_hook(void);
-
+/* Install the planner hook and register the reloptions when the library is loaded. */
 void
 _PG_init(void)
 {
