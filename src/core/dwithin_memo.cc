@@ -8,6 +8,7 @@ namespace geoidx
 namespace
 {
 
+/* Return whether two raw points are the same key. */
 bool
 same(RawPoint p, RawPoint q)
 {
@@ -16,6 +17,7 @@ same(RawPoint p, RawPoint q)
 
 } // namespace
 
+/* Return the centre of the memo's test for this call, rebuilding it if need be. */
 DwithinCentre
 dwithin_memo_centre(DwithinMemo *m, RawPoint a, GeoPoint ga, RawPoint b, GeoPoint gb, double radius,
 					bool use_spheroid)
@@ -46,6 +48,7 @@ dwithin_memo_centre(DwithinMemo *m, RawPoint a, GeoPoint ga, RawPoint b, GeoPoin
 	return centre == 1 ? DwithinCentre::a : DwithinCentre::b;
 }
 
+/* Return ST_DWithin(a, b, radius, use_spheroid), cheap tests first. */
 bool
 dwithin_memo_test(DwithinMemo *m, RawPoint a, LonLat lla, RawPoint b, LonLat llb, double radius,
 				  bool use_spheroid)

@@ -10,7 +10,7 @@ namespace geoidx
 namespace
 {
 
-/* The modes whose region is the complement of a disc. */
+/* Return whether the region of a mode is the complement of a disc. */
 bool
 outer_region(RegionMode mode)
 {
@@ -20,6 +20,7 @@ outer_region(RegionMode mode)
 
 } // namespace
 
+/* Return what a disc's radius alone says about its share of rows. */
 DiscRadius
 classify_disc_radius(double radius)
 {
@@ -31,6 +32,7 @@ classify_disc_radius(double radius)
 	return DiscRadius::estimate;
 }
 
+/* Return whether a bound alone decides the share of rows, and the share. */
 bool
 bound_decides_share(RegionMode mode, double bound, double *share)
 {
@@ -50,12 +52,14 @@ bound_decides_share(RegionMode mode, double bound, double *share)
 	return false;
 }
 
+/* Return the share of rows in a region from the share within its disc. */
 double
 region_share_of_disc(RegionMode mode, double disc_share)
 {
 	return outer_region(mode) ? 1.0 - disc_share : disc_share;
 }
 
+/* Return the share of rows in a ring from its two discs'. */
 double
 ring_share(double outer_disc_share, double inner_disc_share)
 {
@@ -63,12 +67,14 @@ ring_share(double outer_disc_share, double inner_disc_share)
 	return s < 0.0 ? 0.0 : s;
 }
 
+/* Return the share to assume of a region that is not known at planning time. */
 double
 unknown_region_share(bool outer)
 {
 	return outer ? 1.0 - kDefaultShare : kDefaultShare;
 }
 
+/* Return an estimate clamped to a share of rows. */
 double
 clamp_share(double s)
 {

@@ -31,6 +31,7 @@ constexpr const char *kCircleWhat = "the centre of geoidx_circle";
 
 /* ---------- geoidx_circle ---------- */
 
+/* Raise the syntax error of a geoidx_circle input, with the form it expects as the hint. */
 void
 circle_syntax_error(const char *str, const char *why)
 {
@@ -41,6 +42,7 @@ circle_syntax_error(const char *str, const char *why)
 							"CIRCLE(112 -7, 200000, spheroid).")));
 }
 
+/* Return s past any white space. */
 const char *
 skip_space(const char *s)
 {
@@ -49,13 +51,14 @@ skip_space(const char *s)
 	return s;
 }
 
+/* Name the input text in the context of an error raised while validating it. */
 void
 circle_in_context(void *arg)
 {
 	errcontext("geoidx_circle input \"%s\"", (const char *) arg);
 }
 
-/* A number at s (float8in's syntax: also NaN, Infinity); errors name the whole input. */
+/* Parse a number at s (float8in's syntax: also NaN, Infinity); errors name the whole input. */
 double
 parse_number(const char *s, const char **end, const char *str, const char *field)
 {
@@ -78,18 +81,18 @@ struct CircleCache
 	geoidx::RegionTest test;
 };
 
+/* Return whether two circle values are the same bytes: a NaN bound must match itself. */
 bool
 same_circle(const GeoidxCircle *a, const GeoidxCircle *b)
 {
-	/* memcmp: a NaN bound must match itself */
 	return memcmp(a, b, sizeof(GeoidxCircle)) == 0;
 }
 
 static_assert(std::is_trivially_destructible_v<CircleCache>, "fn_extra is freed, not destroyed");
 
 /*
- * Fills c from a centre (already decoded, not empty), a radius, the model and
- * the region; validates (the distance comparisons take any bound).
+ * Fill c from a centre (already decoded, not empty), a radius, the model and
+ * the region, and validate them (the distance comparisons take any bound).
  */
 void
 fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_spheroid, int mode,
@@ -111,7 +114,7 @@ fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_
 
 } // namespace
 
-/* Raise the error of a radius that is NaN or negative: ST_DWithin would return no row for it. */
+/* Raise geoidx's error for a radius that is NaN or negative, which no disc has. */
 void
 geoidx_check_radius(double metres)
 {
@@ -124,7 +127,7 @@ geoidx_check_radius(double metres)
 }
 
 /*
- * The circle of one region around argument 0 (the SQL constructors'
+ * Return the circle of one region around argument 0 (the SQL constructors'
  * common part): the radius checked where the region needs it, NULL for an
  * EMPTY centre.
  */
@@ -165,7 +168,7 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_within_circle);
 }
 
-/* CIRCLE(lon lat, metres, spheroid|sphere); the model may be left out (spheroid). */
+/* Read CIRCLE(lon lat, metres, spheroid|sphere); the model may be left out (spheroid). */
 extern "C" Datum
 geoidx_circle_in(PG_FUNCTION_ARGS)
 {
@@ -244,7 +247,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(c);
 }
 
-/* Shortest text that reads back to the same double, whatever extra_float_digits says. */
+/* Write the shortest text that reads back to the same doubles, whatever extra_float_digits says. */
 extern "C" Datum
 geoidx_circle_out(PG_FUNCTION_ARGS)
 {
@@ -261,7 +264,7 @@ geoidx_circle_out(PG_FUNCTION_ARGS)
 							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) ? ", point first" : ""));
 }
 
-/* geoidx_circle(centre geometry, metres, use_spheroid): NULL for an EMPTY centre. */
+/* Make geoidx_circle(centre geometry, metres, use_spheroid); NULL for an EMPTY centre. */
 extern "C" Datum
 geoidx_circle_make(PG_FUNCTION_ARGS)
 {
@@ -270,7 +273,7 @@ geoidx_circle_make(PG_FUNCTION_ARGS)
 }
 
 /*
- * pos <@ circle: ST_DWithin(centre, pos, radius, use_spheroid), or whichever
+ * Decide pos <@ circle: ST_DWithin(centre, pos, radius, use_spheroid), or whichever
  * region the circle is, as the index decides it. An EMPTY point is in no disc
  * and has no distance (NULL, as the comparison of a NULL <~> would be), but it
  * is outside every disc.

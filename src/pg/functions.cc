@@ -34,6 +34,7 @@ namespace
 static_assert(std::is_trivially_destructible_v<geoidx::DwithinMemo>,
 			  "fn_extra is freed, not destroyed");
 
+/* Return ST_Distance of arguments 0 and 1 as geography; NULL if either is EMPTY. */
 Datum
 distance_common(FunctionCallInfo fcinfo, bool use_spheroid, const char *what1, const char *what2)
 {
@@ -57,14 +58,14 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_dwithin);
 }
 
-/* a <~> b = ST_Distance(a::geography, b::geography); NULL if either is EMPTY. */
+/* Return a <~> b = ST_Distance(a::geography, b::geography); NULL if either is EMPTY. */
 extern "C" Datum
 geoidx_distance_op(PG_FUNCTION_ARGS)
 {
 	return distance_common(fcinfo, true, "the left operand of <~>", "the right operand of <~>");
 }
 
-/* = ST_Distance(a::geography, b::geography, use_spheroid) */
+/* Return ST_Distance(a::geography, b::geography, use_spheroid). */
 extern "C" Datum
 geoidx_distance(PG_FUNCTION_ARGS)
 {
@@ -72,7 +73,7 @@ geoidx_distance(PG_FUNCTION_ARGS)
 						   "argument 2 of geoidx_distance");
 }
 
-/* = ST_DWithin(a::geography, b::geography, metres, use_spheroid); false if either is EMPTY. */
+/* Return ST_DWithin(a::geography, b::geography, metres, use_spheroid); false if either is EMPTY. */
 extern "C" Datum
 geoidx_dwithin(PG_FUNCTION_ARGS)
 {

@@ -67,7 +67,7 @@ enum Cmp
 	kLe
 };
 
-/* The index (0 geometry, 1 geography) of geoidx's <~> if n is a call of it, else -1. */
+/* Return the type (0 geometry, 1 geography) of geoidx's <~> if n is a call of it, else -1. */
 int
 distance_call(const GeoidxCatalog &o, Node *n)
 {
@@ -80,6 +80,7 @@ distance_call(const GeoidxCatalog &o, Node *n)
 	return -1;
 }
 
+/* Return which float8 comparison opno is, or kNone. */
 Cmp
 comparison(const GeoidxCatalog &o, Oid opno)
 {
@@ -89,6 +90,7 @@ comparison(const GeoidxCatalog &o, Oid opno)
 	return kNone;
 }
 
+/* Return the comparison with its operands swapped (x < d is d > x). */
 Cmp
 mirrored(Cmp c)
 {
@@ -107,7 +109,7 @@ mirrored(Cmp c)
 	}
 }
 
-/* `dist cmp bound` as a geoidx_beyond / geoidx_nearer call, or NULL. */
+/* Rewrite `dist cmp bound` as a geoidx_beyond / geoidx_nearer call, or return NULL. */
 Node *
 rewrite_comparison(const GeoidxCatalog &o, OpExpr *op)
 {
@@ -145,7 +147,7 @@ rewrite_comparison(const GeoidxCatalog &o, OpExpr *op)
 	return (Node *) f;
 }
 
-/* NOT geoidx_dwithin(a, b, r, s) as geoidx_outside(a, b, r, s), or NULL. */
+/* Rewrite NOT geoidx_dwithin(a, b, r, s) as geoidx_outside(a, b, r, s), or return NULL. */
 Node *
 rewrite_not(const GeoidxCatalog &o, BoolExpr *b)
 {
@@ -165,7 +167,7 @@ rewrite_not(const GeoidxCatalog &o, BoolExpr *b)
 }
 
 /*
- * Whether attno is a key column after the point of a geoidx index of the table
+ * Return whether attno is a key column after the point of a geoidx index of the table
  * and a key column of no other index, on a table without partial indexes. Read from the relcache
  * and syscache, not from the planner's index list: a partitioned table's (partitioned) indexes are
  * not in it, and its partitions inherit the rewrite from it.
@@ -213,7 +215,7 @@ geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 }
 
 /*
- * col = ANY(array) (and col IN (...)) as col <@ array, or NULL: only for a
+ * Rewrite col = ANY(array) (and col IN (...)) as col <@ array, or return NULL: only for a
  * column of this table that a geoidx index keeps after its point and that no
  * other index of the table has as a key (a btree on it wants = ANY as it is),
  * with the column type's own equality and an array of that type. PostgreSQL 15
@@ -244,13 +246,7 @@ rewrite_in(const GeoidxCatalog &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid
 }
 
 /*
- * One condition of an AND list (the planner has flattened nested ANDs into
- * implicit-AND lists by now, and a bare condition is a list of one): replaced
- * if it is one of the shapes. Only whole conditions are replaced; a comparison
- * under OR or NOT stays as it is, which is also right, just not indexable.
- */
-/*
- * A boolean column of this table as itself (flag) or negated (NOT flag), as
+ * Rewrite a boolean column of this table as itself (flag) or negated (NOT flag), as
  * flag = true / flag = false, or NULL: PostgreSQL folds flag = true into flag
  * before any index sees it, and only its own boolean operator families match
  * that shape. Same scope as rewrite_in; NULL stays NULL either way.
@@ -274,6 +270,12 @@ rewrite_bool_column(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid)
 								  (Expr *) makeBoolConst(value, false), InvalidOid, InvalidOid);
 }
 
+/*
+ * Rewrite one condition of an AND list (the planner has flattened nested ANDs
+ * into implicit-AND lists by now, and a bare condition is a list of one) if it
+ * is one of the shapes. Only whole conditions are replaced; a comparison under
+ * OR or NOT stays as it is, which is also right, just not indexable.
+ */
 Node *
 rewrite_condition(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid, bool *changed)
 {
@@ -296,6 +298,7 @@ rewrite_condition(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid, b
 	return r;
 }
 
+/* Rewrite the conditions of a WHERE or ON clause, in place. */
 Node *
 rewrite_quals(const GeoidxCatalog &o, Node *quals, RelOptInfo *rel, Oid relid, bool *changed)
 {
@@ -318,6 +321,7 @@ rewrite_quals(const GeoidxCatalog &o, Node *quals, RelOptInfo *rel, Oid relid, b
 	return rewrite_condition(o, quals, rel, relid, changed);
 }
 
+/* Rewrite the conditions of every level of a join tree, in place. */
 void
 rewrite_jointree(const GeoidxCatalog &o, Node *jt, RelOptInfo *rel, Oid relid, bool *changed)
 {
@@ -340,6 +344,7 @@ rewrite_jointree(const GeoidxCatalog &o, Node *jt, RelOptInfo *rel, Oid relid, b
 	}
 }
 
+/* Rewrite the query's conditions before the planner distributes them to its tables. */
 void
 geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInfo *rel)
 {
@@ -356,6 +361,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 
 } // namespace
 
+/* Install the planner hook, after whatever hook was there. */
 void
 geoidx_install_rewrite_hook(void)
 {

@@ -15,7 +15,7 @@ constexpr int32 kSridWgs84 = 4326;
 } // namespace
 
 /*
- * The box as a PostGIS POLYGON with SRID 4326, through PostGIS's own
+ * Return the box as a PostGIS POLYGON with SRID 4326, through PostGIS's own
  * ST_MakeEnvelope (found once per backend in the postgis extension's schema, see catalog.cc).
  */
 Datum
@@ -33,7 +33,7 @@ extern "C"
 }
 
 /*
- * geoidx_search_box(centre, metres, use_spheroid): a POLYGON (SRID 4326) in
+ * Return geoidx_search_box(centre, metres, use_spheroid): a POLYGON (SRID 4326) in
  * degrees that holds every point within the radius of the (normalised)
  * centre; NULL for an EMPTY centre. See degree_box.h for the construction.
  *

@@ -42,7 +42,7 @@ namespace
 /* The estimate where there is none (see region_share.h). */
 constexpr double kDefaultSelectivity = geoidx::kDefaultShare;
 
-/* _ST_Expand('SRID=4326;POINT(lon lat)'::geography, radius): a geography with the box */
+/* Return _ST_Expand('SRID=4326;POINT(lon lat)'::geography, radius): a geography with the box. */
 Datum
 geography_search_box(geoidx::LonLat centre, double radius, const GeoidxCatalog &o)
 {
@@ -53,7 +53,7 @@ geography_search_box(geoidx::LonLat centre, double radius, const GeoidxCatalog &
 }
 
 /*
- * Rows of `column` (an expression of one relation) within the circle: the &&
+ * Estimate the rows of `column` (an expression of one relation) within the circle: the &&
  * estimate of the search box (two boxes across the antimeridian) times the
  * circle's share of their area.
  */
@@ -97,7 +97,7 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 	return geoidx::clamp_share(overlap * geoidx::circle_fraction(radius, boxes, n));
 }
 
-/* The centre in a constant geometry; false (no estimate) if EMPTY or not finite. */
+/* Read the centre of a constant geometry; false (no estimate) if EMPTY or not finite. */
 bool
 constant_centre(Const *c, const char *what, geoidx::LonLat *ll, bool *empty)
 {
@@ -111,6 +111,7 @@ constant_centre(Const *c, const char *what, geoidx::LonLat *ll, bool *empty)
 
 } // namespace
 
+/* Estimate the share of rows for which geoidx_dwithin holds. */
 double
 geoidx_dwithin_selectivity(SupportRequestSelectivity *req)
 {
@@ -162,7 +163,7 @@ namespace
 {
 
 /*
- * Share of rows in a region of `mode` around a constant centre: the disc's
+ * Estimate the share of rows in a region of `mode` around a constant centre: the disc's
  * estimate, or its complement.
  */
 double
@@ -178,6 +179,7 @@ region_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 
 } // namespace
 
+/* Estimate the share of rows for which a region predicate holds. */
 double
 geoidx_region_pred_selectivity(SupportRequestSelectivity *req)
 {
@@ -249,7 +251,7 @@ extern "C"
 }
 
 /*
- * RESTRICT of col <@ array: what PostgreSQL estimates for col = ANY(array),
+ * Estimate col <@ array (its RESTRICT) as PostgreSQL estimates col = ANY(array),
  * the condition it stands for.
  */
 extern "C" Datum
@@ -273,7 +275,7 @@ geoidx_in_array_sel(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(scalararraysel(root, saop, false, var_relid, JOIN_INNER, NULL));
 }
 
-/* RESTRICT of <@: (root, operator, args = [column, circle], varRelid). */
+/* Estimate pos <@ circle (its RESTRICT): (root, operator, args = [column, circle], varRelid). */
 extern "C" Datum
 geoidx_circle_sel(PG_FUNCTION_ARGS)
 {

@@ -39,6 +39,7 @@ extern "C"
 namespace
 {
 
+/* Return the access method of an operator family. */
 Oid
 opfamily_am(Oid opfamily)
 {
@@ -61,13 +62,15 @@ constexpr double kOrderSlackMetres = 1e-6;
 
 } // namespace
 
+/* Return whether n is the constant true (a known use_spheroid). */
 bool
 geoidx_is_true_const(Node *n)
 {
 	return IsA(n, Const) && !((Const *) n)->constisnull && DatumGetBool(((Const *) n)->constvalue);
 }
 
-/* metres + kOrderSlackMetres; a constant is folded, and left alone if negative (it is an error). */
+/* Return metres + kOrderSlackMetres; a constant is folded, and left alone if negative (an error).
+ */
 Node *
 geoidx_widen_radius(Node *metres, const GeoidxCatalog &o)
 {
@@ -89,6 +92,7 @@ geoidx_widen_radius(Node *metres, const GeoidxCatalog &o)
 namespace
 {
 
+/* Build the index condition of geoidx_dwithin on a geoidx, GiST or SP-GiST index, or NIL. */
 List *
 index_condition(SupportRequestIndexCondition *req)
 {
@@ -168,8 +172,7 @@ index_condition(SupportRequestIndexCondition *req)
 		make_opclause(op, BOOLOID, false, (Expr *) column, (Expr *) rhs, InvalidOid, InvalidOid));
 }
 
-/* One support function's answers: index conditions and selectivity, by the predicate's own rules.
- */
+/* Answer a support request: index conditions and selectivity, by the predicate's own rules. */
 Datum
 answer_support(Node *rawreq, List *(*conditions)(SupportRequestIndexCondition *),
 			   double (*selectivity)(SupportRequestSelectivity *))
@@ -193,6 +196,7 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_region_support);
 }
 
+/* Answer the planner's requests for geoidx_beyond, geoidx_nearer, geoidx_outside, geoidx_ring. */
 extern "C" Datum
 geoidx_region_support(PG_FUNCTION_ARGS)
 {
@@ -200,6 +204,7 @@ geoidx_region_support(PG_FUNCTION_ARGS)
 						  geoidx_region_pred_selectivity);
 }
 
+/* Answer the planner's requests for geoidx_dwithin. */
 extern "C" Datum
 geoidx_dwithin_support(PG_FUNCTION_ARGS)
 {

@@ -21,6 +21,7 @@ extern "C"
 #include "utils/typcache.h"
 }
 
+/* Return which region predicate fn is, and in *g its type (0 geometry, 1 geography). */
 GeoidxPred
 geoidx_which_pred(Oid fn, int *g)
 {
@@ -44,6 +45,7 @@ geoidx_which_pred(Oid fn, int *g)
 namespace
 {
 
+/* Build col <@ fn(args), the circle of type g that fn makes. */
 Expr *
 region_clause(const GeoidxCatalog &o, int g, Node *column, Oid fn, List *args)
 {
@@ -56,7 +58,7 @@ region_clause(const GeoidxCatalog &o, int g, Node *column, Oid fn, List *args)
 } // namespace
 
 /*
- * col <@ circle conditions for a region predicate on a geoidx index. The
+ * Build the col <@ circle conditions of a region predicate on a geoidx index. The
  * distance comparisons are exact in either argument order (the spheroid
  * distance is symmetric, see index_condition); outside and ring are exact as
  * geoidx_dwithin is, and with the sphere and the column first the radii move by

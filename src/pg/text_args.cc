@@ -1,7 +1,19 @@
 /*
- * The string overloads: geoidx_circle(text, ...), text <@ geoidx_circle,
+ * Call the geometry version of a string overload: geoidx_circle(text, ...), text <@ geoidx_circle,
  * geoidx_distance(text, varchar, ...), text <~> varchar and
- * geoidx_dwithin(text, varchar, ...), each calling its geometry version.
+ * geoidx_dwithin(text, varchar, ...). With a geometry and a geography version of
+ * each, a call with untyped literals, geoidx_dwithin('SRID=4326;POINT(1 2)',
+ * 'SRID=4326;POINT(1 1)', 100), would be ambiguous: PostgreSQL resolves an
+ * unknown argument to the string category when a candidate takes one (as
+ * PostGIS's ST_DWithin(text, text, float8) does). These read the points with
+ * geometry's input function and call the geometry function.
+ *
+ * Why (text, varchar) for two points: a (text, text) candidate would tie with
+ * (geometry, geometry) for geoidx_dwithin(pos, some_text, ...) (one exact match
+ * each), which the geometry version alone answers (text casts to geometry
+ * implicitly); geometry has no cast to varchar, so (text, varchar) drops out
+ * there, still wins (text, text) calls by its one exact match, and wins
+ * (unknown, unknown) because text is the preferred string type.
  */
 #include "geoidx.h"
 
@@ -22,22 +34,9 @@ struct StringCall
 };
 
 /*
- * The string overloads: geoidx_circle(text, ...), text <@ geoidx_circle,
- * geoidx_distance(text, varchar, ...), text <~> varchar and
- * geoidx_dwithin(text, varchar, ...). With a geometry and a geography version of
- * each, a call with untyped literals, geoidx_dwithin('SRID=4326;POINT(1 2)',
- * 'SRID=4326;POINT(1 1)', 100), would be ambiguous: PostgreSQL resolves an
- * unknown argument to the string category when a candidate takes one (as
- * PostGIS's ST_DWithin(text, text, float8) does). These read the first npoints
- * arguments with geometry's input function, exactly as the literal used to be
- * read, and call the geometry function: the same answers and errors.
- *
- * Why (text, varchar) for two points: a (text, text) candidate would tie with
- * (geometry, geometry) for geoidx_dwithin(pos, some_text, ...) (one exact match
- * each), which the geometry version alone answers (text casts to geometry
- * implicitly); geometry has no cast to varchar, so (text, varchar) drops out
- * there, still wins (text, text) calls by its one exact match, and wins
- * (unknown, unknown) because text is the preferred string type.
+ * Call fn, the geometry version of a string overload, with the first npoints
+ * arguments read by geometry's input function, exactly as the literal used to
+ * be read: the same answers and errors.
  */
 Datum
 call_with_geometry(FunctionCallInfo fcinfo, PGFunction fn, int npoints)
@@ -92,30 +91,35 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_dwithin_text);
 }
 
+/* Answer geoidx_circle(text, ...) as the geometry version does. */
 extern "C" Datum
 geoidx_circle_make_text(PG_FUNCTION_ARGS)
 {
 	return call_with_geometry(fcinfo, geoidx_circle_make, 1);
 }
 
+/* Answer text <@ geoidx_circle as the geometry version does. */
 extern "C" Datum
 geoidx_within_circle_text(PG_FUNCTION_ARGS)
 {
 	return call_with_geometry(fcinfo, geoidx_within_circle, 1);
 }
 
+/* Answer text <~> varchar as the geometry version does. */
 extern "C" Datum
 geoidx_distance_op_text(PG_FUNCTION_ARGS)
 {
 	return call_with_geometry(fcinfo, geoidx_distance_op, 2);
 }
 
+/* Answer geoidx_distance(text, varchar, ...) as the geometry version does. */
 extern "C" Datum
 geoidx_distance_text(PG_FUNCTION_ARGS)
 {
 	return call_with_geometry(fcinfo, geoidx_distance, 2);
 }
 
+/* Answer geoidx_dwithin(text, varchar, ...) as the geometry version does. */
 extern "C" Datum
 geoidx_dwithin_text(PG_FUNCTION_ARGS)
 {
