@@ -244,6 +244,29 @@ geoidx_region_pred_selectivity(SupportRequestSelectivity *req)
 	return region_selectivity(req->root, column, ll, nums[0], use_spheroid, mode, req->varRelid);
 }
 
+namespace
+{
+
+/* A restriction estimator's arguments: (root, operator, args, varRelid). */
+struct RestrictCall
+{
+	PlannerInfo *root;
+	List *args;
+	int var_relid;
+};
+
+/* Read a restriction estimator's arguments; return false unless the operator has two operands. */
+bool
+read_restrict_call(FunctionCallInfo fcinfo, RestrictCall *call)
+{
+	call->root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	call->args = (List *) PG_GETARG_POINTER(2);
+	call->var_relid = PG_GETARG_INT32(3);
+	return list_length(call->args) == 2;
+}
+
+} // namespace
+
 extern "C"
 {
 	PG_FUNCTION_INFO_V1(geoidx_circle_sel);
@@ -257,12 +280,11 @@ extern "C"
 extern "C" Datum
 geoidx_in_array_sel(PG_FUNCTION_ARGS)
 {
-	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
-	List *args = (List *) PG_GETARG_POINTER(2);
-	int var_relid = PG_GETARG_INT32(3);
-	if (list_length(args) != 2)
+	RestrictCall call;
+	if (!read_restrict_call(fcinfo, &call))
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
-	TypeCacheEntry *tc = lookup_type_cache(exprType((Node *) linitial(args)), TYPECACHE_EQ_OPR);
+	TypeCacheEntry *tc =
+		lookup_type_cache(exprType((Node *) linitial(call.args)), TYPECACHE_EQ_OPR);
 	if (!OidIsValid(tc->eq_opr))
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
 	ScalarArrayOpExpr *saop = makeNode(ScalarArrayOpExpr);
@@ -270,23 +292,20 @@ geoidx_in_array_sel(PG_FUNCTION_ARGS)
 	saop->opfuncid = get_opcode(tc->eq_opr);
 	saop->useOr = true;
 	saop->inputcollid = PG_GET_COLLATION();
-	saop->args = args;
+	saop->args = call.args;
 	saop->location = -1;
-	PG_RETURN_FLOAT8(scalararraysel(root, saop, false, var_relid, JOIN_INNER, NULL));
+	PG_RETURN_FLOAT8(scalararraysel(call.root, saop, false, call.var_relid, JOIN_INNER, NULL));
 }
 
 /* Estimate pos <@ circle (its RESTRICT): (root, operator, args = [column, circle], varRelid). */
 extern "C" Datum
 geoidx_circle_sel(PG_FUNCTION_ARGS)
 {
-	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
-	List *args = (List *) PG_GETARG_POINTER(2);
-	int var_relid = PG_GETARG_INT32(3);
-
-	if (list_length(args) != 2)
+	RestrictCall call;
+	if (!read_restrict_call(fcinfo, &call))
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
-	Node *column = (Node *) linitial(args);
-	Node *circle = estimate_expression_value(root, (Node *) lsecond(args));
+	Node *column = (Node *) linitial(call.args);
+	Node *circle = estimate_expression_value(call.root, (Node *) lsecond(call.args));
 	if (!IsA(circle, Const) || IsA(column, Const))
 	{
 		/* a circle of parameters: at least its kind is known from the function that makes it */
@@ -316,6 +335,6 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 	geoidx::LonLat ll = {c->lon, c->lat};
 	if (c->mode < 0 || c->mode >= geoidx::kRegionModes)
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
-	PG_RETURN_FLOAT8(region_selectivity(root, column, ll, c->radius, c->use_spheroid != 0,
-										(geoidx::RegionMode) c->mode, var_relid));
+	PG_RETURN_FLOAT8(region_selectivity(call.root, column, ll, c->radius, c->use_spheroid != 0,
+										(geoidx::RegionMode) c->mode, call.var_relid));
 }

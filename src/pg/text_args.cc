@@ -82,46 +82,24 @@ static_assert(std::is_trivially_destructible_v<StringCall>, "fn_extra is freed, 
 
 } // namespace
 
-extern "C"
-{
-	PG_FUNCTION_INFO_V1(geoidx_circle_make_text);
-	PG_FUNCTION_INFO_V1(geoidx_within_circle_text);
-	PG_FUNCTION_INFO_V1(geoidx_distance_op_text);
-	PG_FUNCTION_INFO_V1(geoidx_distance_text);
-	PG_FUNCTION_INFO_V1(geoidx_dwithin_text);
-}
+/*
+ * Define the string overload name(...) of the geometry function fn, whose
+ * first npoints arguments are points.
+ */
+#define GEOIDX_STRING_OVERLOAD(name, fn, npoints)                                                  \
+	extern "C"                                                                                     \
+	{                                                                                              \
+		PG_FUNCTION_INFO_V1(name);                                                                 \
+	}                                                                                              \
+	extern "C" Datum name(PG_FUNCTION_ARGS)                                                        \
+	{                                                                                              \
+		return call_with_geometry(fcinfo, fn, npoints);                                            \
+	}
 
-/* Answer geoidx_circle(text, ...) as the geometry version does. */
-extern "C" Datum
-geoidx_circle_make_text(PG_FUNCTION_ARGS)
-{
-	return call_with_geometry(fcinfo, geoidx_circle_make, 1);
-}
-
-/* Answer text <@ geoidx_circle as the geometry version does. */
-extern "C" Datum
-geoidx_within_circle_text(PG_FUNCTION_ARGS)
-{
-	return call_with_geometry(fcinfo, geoidx_within_circle, 1);
-}
-
-/* Answer text <~> varchar as the geometry version does. */
-extern "C" Datum
-geoidx_distance_op_text(PG_FUNCTION_ARGS)
-{
-	return call_with_geometry(fcinfo, geoidx_distance_op, 2);
-}
-
-/* Answer geoidx_distance(text, varchar, ...) as the geometry version does. */
-extern "C" Datum
-geoidx_distance_text(PG_FUNCTION_ARGS)
-{
-	return call_with_geometry(fcinfo, geoidx_distance, 2);
-}
-
-/* Answer geoidx_dwithin(text, varchar, ...) as the geometry version does. */
-extern "C" Datum
-geoidx_dwithin_text(PG_FUNCTION_ARGS)
-{
-	return call_with_geometry(fcinfo, geoidx_dwithin, 2);
-}
+/* geoidx_circle(text, ...), text <@ geoidx_circle */
+GEOIDX_STRING_OVERLOAD(geoidx_circle_make_text, geoidx_circle_make, 1)
+GEOIDX_STRING_OVERLOAD(geoidx_within_circle_text, geoidx_within_circle, 1)
+/* text <~> varchar, geoidx_distance(text, varchar, ...), geoidx_dwithin(text, varchar, ...) */
+GEOIDX_STRING_OVERLOAD(geoidx_distance_op_text, geoidx_distance_op, 2)
+GEOIDX_STRING_OVERLOAD(geoidx_distance_text, geoidx_distance, 2)
+GEOIDX_STRING_OVERLOAD(geoidx_dwithin_text, geoidx_dwithin, 2)

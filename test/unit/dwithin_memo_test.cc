@@ -71,6 +71,17 @@ boundary_radii(const Arg &a, const Arg &b, bool spheroid, double out[3])
 	out[2] = st_distance(ga, gb, spheroid);
 }
 
+/* Check one call of the memo against the reference; return the reference's answer. */
+bool
+check_call(DwithinMemo *m, const Arg &a, const Arg &b, double r, bool spheroid)
+{
+	bool want = reference(a, b, r, spheroid);
+	EXPECT_EQ(dwithin_memo_test(m, a.raw, a.ll, b.raw, b.ll, r, spheroid), want)
+		<< "r " << r << " spheroid " << spheroid << " a " << a.raw.x << " " << a.raw.y << " b "
+		<< b.raw.x << " " << b.raw.y;
+	return want;
+}
+
 DwithinMemo
 empty_memo()
 {
@@ -99,14 +110,9 @@ TEST(DwithinMemo, ScanWithEitherArgumentConstantEqualsBruteForce)
 					{
 						Arg row = (i % 3 == 0) ? random_arg(rng, i % 2 == 0)
 											   : near(rng, centre, r / 1e5 + 0.01);
-						const Arg &a = centre_first ? centre : row;
-						const Arg &b = centre_first ? row : centre;
-						bool want = reference(a, b, r, spheroid);
-						ASSERT_EQ(dwithin_memo_test(&m, a.raw, a.ll, b.raw, b.ll, r, spheroid),
-								  want)
-							<< "q " << q << " r " << r << " centre first " << centre_first;
+						inside += centre_first ? check_call(&m, centre, row, r, spheroid)
+											   : check_call(&m, row, centre, r, spheroid);
 						checked++;
-						inside += want;
 					}
 				}
 	}
@@ -187,11 +193,12 @@ TEST(DwithinMemo, RandomCallSequencesEqualBruteForce)
 			boundary_radii(c, row, spheroid, radii);
 			r = radii[i % 3];
 		}
-		const Arg &a = centre_first ? c : row;
-		const Arg &b = centre_first ? row : c;
-		ASSERT_EQ(dwithin_memo_test(&m, a.raw, a.ll, b.raw, b.ll, r, spheroid),
-				  reference(a, b, r, spheroid))
-			<< i;
+		if (centre_first)
+			check_call(&m, c, row, r, spheroid);
+		else
+			check_call(&m, row, c, r, spheroid);
+		if (::testing::Test::HasFailure())
+			FAIL() << "call " << i;
 	}
 }
 

@@ -76,6 +76,20 @@ sample(std::mt19937_64 &rng, LonLat c, int n)
 	return rows;
 }
 
+/* A random centre and a sample of rows around it. */
+struct Scene
+{
+	GeoPoint c;
+	std::vector<GeoPoint> rows;
+};
+
+Scene
+scene(std::mt19937_64 &rng, int n)
+{
+	LonLat cl = random_point(rng);
+	return Scene{geographic_point(cl), sample(rng, cl, n)};
+}
+
 /* The share of rows for which the predicate holds. */
 double
 share(RegionMode m, GeoPoint c, const std::vector<GeoPoint> &rows, double r, bool spheroid)
@@ -97,9 +111,9 @@ TEST(RegionShare, DecidedBoundsEqualBruteForce)
 	std::mt19937_64 rng(41);
 	for (int q = 0; q < 20; q++)
 	{
-		LonLat cl = random_point(rng);
-		GeoPoint c = geographic_point(cl);
-		std::vector<GeoPoint> rows = sample(rng, cl, 300);
+		Scene sc = scene(rng, 300);
+		const GeoPoint &c = sc.c;
+		const std::vector<GeoPoint> &rows = sc.rows;
 		for (RegionMode m : kDistanceModes)
 			for (double r : {kNaN, -kNaN, -1.0, -1e-300, -kInf, -0.0, 0.0, 1e5, 1e7, kInf})
 			{
@@ -179,9 +193,9 @@ TEST(RegionShare, RegionOfDiscEqualsBruteForce)
 	std::mt19937_64 rng(47);
 	for (int q = 0; q < 30; q++)
 	{
-		LonLat cl = random_point(rng);
-		GeoPoint c = geographic_point(cl);
-		std::vector<GeoPoint> rows = sample(rng, cl, 400);
+		Scene sc = scene(rng, 400);
+		const GeoPoint &c = sc.c;
+		const std::vector<GeoPoint> &rows = sc.rows;
 		double r = std::uniform_real_distribution<double>(1e5, 1.9e7)(rng);
 		double disc = share(RegionMode::within, c, rows, r, true);
 		for (int m = 0; m < kRegionModes; m++)
@@ -203,9 +217,9 @@ TEST(RegionShare, RingEqualsBruteForce)
 	std::mt19937_64 rng(53);
 	for (int q = 0; q < 30; q++)
 	{
-		LonLat cl = random_point(rng);
-		GeoPoint c = geographic_point(cl);
-		std::vector<GeoPoint> rows = sample(rng, cl, 400);
+		Scene sc = scene(rng, 400);
+		const GeoPoint &c = sc.c;
+		const std::vector<GeoPoint> &rows = sc.rows;
 		std::uniform_real_distribution<double> u(0.0, 1.9e7);
 		double r1 = u(rng), r2 = u(rng);
 		long n = 0;
