@@ -90,6 +90,19 @@ scene(std::mt19937_64 &rng, int n)
 	return Scene{geographic_point(cl), sample(rng, cl, n)};
 }
 
+/* Call check(c, rows, rng) for `scenes` random centres with a sample of n rows each. */
+template <typename Check>
+void
+for_each_scene(unsigned seed, int scenes, int n, Check check)
+{
+	std::mt19937_64 rng(seed);
+	for (int q = 0; q < scenes; q++)
+	{
+		Scene sc = scene(rng, n);
+		check(sc.c, sc.rows, rng);
+	}
+}
+
 /* The share of rows for which the predicate holds. */
 double
 share(RegionMode m, GeoPoint c, const std::vector<GeoPoint> &rows, double r, bool spheroid)
@@ -108,24 +121,22 @@ const RegionMode kDistanceModes[] = {RegionMode::dist_gt, RegionMode::dist_ge, R
 /* A bound that decides every row alike gives that share; one that does not is left to estimate. */
 TEST(RegionShare, DecidedBoundsEqualBruteForce)
 {
-	std::mt19937_64 rng(41);
-	for (int q = 0; q < 20; q++)
-	{
-		Scene sc = scene(rng, 300);
-		const GeoPoint &c = sc.c;
-		const std::vector<GeoPoint> &rows = sc.rows;
-		for (RegionMode m : kDistanceModes)
-			for (double r : {kNaN, -kNaN, -1.0, -1e-300, -kInf, -0.0, 0.0, 1e5, 1e7, kInf})
-			{
-				double got;
-				double want = share(m, c, rows, r, true);
-				if (bound_decides_share(m, r, &got))
-					EXPECT_EQ(got, want) << "mode " << (int) m << " bound " << r;
-				else
-					/* left to the statistics: the bound must be a number >= 0 (or -0) */
-					EXPECT_TRUE(r >= 0.0) << "mode " << (int) m << " bound " << r;
-			}
-	}
+	for_each_scene(
+		41, 20, 300,
+		[](const GeoPoint &c, const std::vector<GeoPoint> &rows, std::mt19937_64 &)
+		{
+			for (RegionMode m : kDistanceModes)
+				for (double r : {kNaN, -kNaN, -1.0, -1e-300, -kInf, -0.0, 0.0, 1e5, 1e7, kInf})
+				{
+					double got;
+					double want = share(m, c, rows, r, true);
+					if (bound_decides_share(m, r, &got))
+						EXPECT_EQ(got, want) << "mode " << (int) m << " bound " << r;
+					else
+						/* left to the statistics: the bound must be a number >= 0 (or -0) */
+						EXPECT_TRUE(r >= 0.0) << "mode " << (int) m << " bound " << r;
+				}
+		});
 	/* NaN and negative bounds are always decided: the predicate is constant there */
 	double s;
 	for (RegionMode m : kDistanceModes)
@@ -190,47 +201,42 @@ TEST(RegionShare, DiscRadiusRulesEqualBruteForce)
 /* The share of each region is the disc's share or its complement, as counted row by row. */
 TEST(RegionShare, RegionOfDiscEqualsBruteForce)
 {
-	std::mt19937_64 rng(47);
-	for (int q = 0; q < 30; q++)
-	{
-		Scene sc = scene(rng, 400);
-		const GeoPoint &c = sc.c;
-		const std::vector<GeoPoint> &rows = sc.rows;
-		double r = std::uniform_real_distribution<double>(1e5, 1.9e7)(rng);
-		double disc = share(RegionMode::within, c, rows, r, true);
-		for (int m = 0; m < kRegionModes; m++)
+	for_each_scene(
+		47, 30, 400,
+		[](const GeoPoint &c, const std::vector<GeoPoint> &rows, std::mt19937_64 &rng)
 		{
-			RegionMode mode = (RegionMode) m;
-			EXPECT_NEAR(region_share_of_disc(mode, disc), share(mode, c, rows, r, true), 1e-12)
-				<< "mode " << m << " r " << r;
-		}
-		/* +Infinity: no statistics needed once the disc holds everything */
-		ASSERT_EQ(classify_disc_radius(kInf), DiscRadius::everything);
-		for (RegionMode m : kDistanceModes)
-			EXPECT_EQ(region_share_of_disc(m, 1.0), share(m, c, rows, kInf, true));
-	}
+			double r = std::uniform_real_distribution<double>(1e5, 1.9e7)(rng);
+			double disc = share(RegionMode::within, c, rows, r, true);
+			for (int m = 0; m < kRegionModes; m++)
+			{
+				RegionMode mode = (RegionMode) m;
+				EXPECT_NEAR(region_share_of_disc(mode, disc), share(mode, c, rows, r, true), 1e-12)
+					<< "mode " << m << " r " << r;
+			}
+			/* +Infinity: no statistics needed once the disc holds everything */
+			ASSERT_EQ(classify_disc_radius(kInf), DiscRadius::everything);
+			for (RegionMode m : kDistanceModes)
+				EXPECT_EQ(region_share_of_disc(m, 1.0), share(m, c, rows, kInf, true));
+		});
 }
 
 /* A ring is its outer disc without its inner one; an inverted ring holds nothing. */
 TEST(RegionShare, RingEqualsBruteForce)
 {
-	std::mt19937_64 rng(53);
-	for (int q = 0; q < 30; q++)
-	{
-		Scene sc = scene(rng, 400);
-		const GeoPoint &c = sc.c;
-		const std::vector<GeoPoint> &rows = sc.rows;
-		std::uniform_real_distribution<double> u(0.0, 1.9e7);
-		double r1 = u(rng), r2 = u(rng);
-		long n = 0;
-		for (const GeoPoint &p : rows)
-			n += st_dwithin(c, p, r2, true) && !st_dwithin(c, p, r1, true);
-		double want = (double) n / (double) rows.size();
-		double got = ring_share(share(RegionMode::within, c, rows, r2, true),
-								share(RegionMode::within, c, rows, r1, true));
-		EXPECT_NEAR(got, want, 1e-12) << r1 << " " << r2;
-		EXPECT_GE(got, 0.0);
-	}
+	for_each_scene(53, 30, 400,
+				   [](const GeoPoint &c, const std::vector<GeoPoint> &rows, std::mt19937_64 &rng)
+				   {
+					   std::uniform_real_distribution<double> u(0.0, 1.9e7);
+					   double r1 = u(rng), r2 = u(rng);
+					   long n = 0;
+					   for (const GeoPoint &p : rows)
+						   n += st_dwithin(c, p, r2, true) && !st_dwithin(c, p, r1, true);
+					   double want = (double) n / (double) rows.size();
+					   double got = ring_share(share(RegionMode::within, c, rows, r2, true),
+											   share(RegionMode::within, c, rows, r1, true));
+					   EXPECT_NEAR(got, want, 1e-12) << r1 << " " << r2;
+					   EXPECT_GE(got, 0.0);
+				   });
 }
 
 /* Unknown regions: a disc and its complement share out all rows, the disc few of them. */
