@@ -8,8 +8,7 @@
  * st_dwithin, which repeat PostGIS's arithmetic in PostGIS's order. Argument
  * order matters for the exact test: PostGIS's great-circle formula is not
  * symmetric to the last bit, so geoidx_dwithin(a, b) always ends in
- * st_dwithin(a, b), and pos <@ circle in point_within (centre first), as the
- * index scan does.
+ * st_dwithin(a, b) (src/core/dwithin_memo.h).
  *
  * Each of them takes geometry or geography (the same C function: both are
  * GSERIALIZED, and a geography holds what the cast would have made of it), and
@@ -18,7 +17,7 @@
  * geoidx_distance, <~> and geoidx_dwithin run once per row in sequential scans:
  * they read the points in place (no detoast for ordinary points, no palloc),
  * and geoidx_dwithin keeps the cheap tests of the last centre it saw in
- * fn_extra, so that most rows are decided without a geodesic.
+ * fn_extra (a DwithinMemo), so that most rows are decided without a geodesic.
  */
 #include "dwithin_memo.h"
 #include "geodesy.h"

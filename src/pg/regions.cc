@@ -11,7 +11,7 @@
  * Each is the expression on the right to the last bit, NULLs included (the
  * planner rewrites those expressions into these calls, see rewrite.cc), and
  * each has the support function that turns it into `col <@ circle` index
- * conditions (support.cc).
+ * conditions (support_regions.cc).
  */
 #include "geodesy.h"
 

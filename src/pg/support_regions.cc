@@ -60,7 +60,7 @@ region_clause(const GeoidxCatalog &o, int g, Node *column, Oid fn, List *args)
 /*
  * Build the col <@ circle conditions of a region predicate on a geoidx index. The
  * distance comparisons are exact in either argument order (the spheroid
- * distance is symmetric, see index_condition); outside and ring are exact as
+ * distance is symmetric, see support.cc); outside and ring are exact as
  * geoidx_dwithin is, and with the sphere and the column first the radii move by
  * kOrderSlackMetres outwards (constants only) and the call stays as the filter.
  */
