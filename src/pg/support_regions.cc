@@ -7,18 +7,13 @@
 
 extern "C"
 {
-#include "catalog/pg_am.h"
 #include "catalog/pg_collation.h"
-#include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
-#include "optimizer/plancat.h"
 #include "utils/builtins.h"
-#include "utils/selfuncs.h"
-#include "utils/typcache.h"
 }
 
 /* Return which region predicate fn is, and in *g its type (0 geometry, 1 geography). */
