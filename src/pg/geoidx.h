@@ -277,6 +277,7 @@ extern void geoidx_decode_indexed(Relation index, Datum value, const char *what,
 extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
 							  geoidx::Vec3 *v);
+extern bool geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll);
 extern geoidx::LonLat geoidx_entry_lonlat(double x, double y);
 
 /* page.cc: pages, buffers, WAL */
@@ -488,19 +489,96 @@ extern IndexBulkDeleteResult *geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulk
 extern IndexBulkDeleteResult *geoidx_vacuumcleanup(IndexVacuumInfo *info,
 												   IndexBulkDeleteResult *stats);
 
-/* support.cc: catalog lookups by exact signature in one schema, never through search_path */
+/*
+ * catalog.cc: the OIDs of geoidx's and PostGIS's objects, found by exact
+ * signature in their extension's schema (never through search_path), cached
+ * per backend until pg_proc or pg_operator change. Arrays of two are [0]
+ * geometry, [1] geography; InvalidOid where an object is absent.
+ */
+typedef struct GeoidxCatalog
+{
+	bool valid;
+	bool present;  /* geoidx and PostGIS are installed (what the planner hook checks) */
+	bool complete; /* everything geoidx_catalog() promises is there */
+	Oid geometry_type;
+	Oid geography_type;
+	Oid circle_type;
+	Oid circle_fn[2];   /* geoidx_circle(t, float8, boolean) */
+	Oid within_op[2];   /* <@ (t, geoidx_circle) */
+	Oid distance_op[2]; /* <~> (t, t) */
+	Oid overlap_op[2];  /* PostGIS's && (t, t) */
+	Oid dwithin_fn[2];
+	Oid beyond_fn[2];
+	Oid nearer_fn[2];
+	Oid outside_fn[2];
+	Oid ring_fn[2];
+	Oid circle_outside_fn[2];
+	Oid circle_distance_fn[2];
+	Oid box_fn;         /* geoidx_search_box(geometry, float8, boolean) */
+	Oid geog_expand_fn; /* PostGIS's _ST_Expand(geography, float8) */
+	Oid geography_input;
+	Oid geography_ioparam;
+	Oid envelope_fn; /* PostGIS's ST_MakeEnvelope(float8 x4, int4) */
+	Oid float8_plus_op;
+	Oid float8_cmp[4]; /* float8 > >= < <= */
+	Oid in_op;         /* <@ (anyelement, anyarray) */
+	Oid geoidx_am;
+	bool envelope_ready;
+	FmgrInfo envelope; /* envelope_fn, set up on first use */
+} GeoidxCatalog;
+
 extern Oid geoidx_function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes,
 							   bool missing_ok);
 extern Oid geoidx_operator_oid(const char *name, Oid left, Oid right, Oid nsp, bool missing_ok);
-
-/* support.cc: PostGIS's types (the geography type is InvalidOid if absent) */
+extern const GeoidxCatalog &geoidx_catalog_if_present(void);
+extern const GeoidxCatalog &geoidx_catalog(void);
 extern Oid geoidx_geometry_type(void);
-extern Oid geoidx_geography_type(void);
+extern Oid geoidx_geography_type(void); /* InvalidOid if absent */
+extern const FmgrInfo *geoidx_envelope_function(void);
+
+/* functions.cc: the distance functions (regions.cc's geoidx_outside calls geoidx_dwithin) */
+extern "C" Datum geoidx_distance_op(PG_FUNCTION_ARGS);
+extern "C" Datum geoidx_distance(PG_FUNCTION_ARGS);
+extern "C" Datum geoidx_dwithin(PG_FUNCTION_ARGS);
+
+/* search_box.cc: geoidx_search_box, and boxes as PostGIS polygons */
+namespace geoidx
+{
+struct DegreeBox;
+}
+extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
+
+/* support.cc: the support functions, and the index conditions of geoidx_dwithin */
+struct SupportRequestIndexCondition;
+struct SupportRequestSelectivity;
+extern bool geoidx_is_true_const(Node *n);
+extern Node *geoidx_widen_radius(Node *metres, const GeoidxCatalog &o);
+
+/* support_regions.cc: the index conditions of the region predicates */
+enum class GeoidxPred
+{
+	none,
+	beyond,
+	nearer,
+	outside,
+	ring,
+};
+
+extern GeoidxPred geoidx_which_pred(Oid fn, int *g);
+extern List *geoidx_region_index_conditions(SupportRequestIndexCondition *req);
+
+/* selectivity.cc: the estimates of the support functions (and of <@, col <@ array) */
+extern double geoidx_dwithin_selectivity(SupportRequestSelectivity *req);
+extern double geoidx_region_pred_selectivity(SupportRequestSelectivity *req);
+
+/* rewrite.cc: the planner hook that rewrites conditions into indexable ones */
+extern void geoidx_install_rewrite_hook(void);
 
 /* validate.cc */
 extern bool geoidx_validate(Oid opclassoid);
 
 /* handler.cc */
+extern "C" void _PG_init(void);
 extern bool geoidx_canreturn(Relation index, int attno);
 extern bool geoidx_index_is_geography(Relation index);
 extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
@@ -542,8 +620,13 @@ typedef struct GeoidxCircle
 /* within/outside: decided as ST_DWithin(point, centre), not (centre, point) */
 #define GEOIDX_CIRCLE_POINT_FIRST 0x0001
 
-/* regions.cc: the region test of a circle value */
+/* circle.cc: the circle type, its constructors' common part, pos <@ circle */
+extern void geoidx_check_radius(double metres);
+extern Datum geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
+								bool point_first);
 extern geoidx::RegionTest geoidx_circle_region(const GeoidxCircle *c);
+extern "C" Datum geoidx_circle_make(PG_FUNCTION_ARGS);
+extern "C" Datum geoidx_within_circle(PG_FUNCTION_ARGS);
 
 /* regions.cc: col <@ array (strategy 6 of the scalar operator classes) */
 typedef struct GeoidxInList

@@ -20,6 +20,11 @@ extern "C"
 #include "access/detoast.h"
 }
 
+#include <type_traits>
+
+static_assert(std::is_trivially_destructible_v<GeoidxRelInfo>,
+			  "rd_amcache is freed with the relcache entry, never destroyed");
+
 namespace
 {
 
@@ -32,6 +37,7 @@ constexpr uint8 kFlagVersion = 0x40;  /* set in v2 */
 constexpr uint32 kPointType = 1;
 constexpr int32 kSridWgs84 = 4326;
 
+/* Return the name of a geometry type number, for errors. */
 const char *
 type_name(uint32 type)
 {
@@ -46,6 +52,7 @@ type_name(uint32 type)
 	return type < lengthof(names) ? names[type] : "unknown type";
 }
 
+/* Raise the error of a value that is no valid geometry. */
 void
 malformed(const char *what, const char *why)
 {
@@ -55,6 +62,7 @@ malformed(const char *what, const char *why)
 
 } // namespace
 
+/* Decode a geometry or geography datum that must be a point (or EMPTY) of SRID 4326 or 0. */
 void
 geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 {
@@ -124,6 +132,7 @@ geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 		pfree(copy);
 }
 
+/* Normalise a point as the geography cast does; raise an error for NaN and infinities. */
 void
 geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll_out, geoidx::Vec3 *v)
 {
@@ -139,6 +148,18 @@ geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll_out
 		*v = geoidx::unit_vector(geoidx::geographic_point(*ll));
 }
 
+/* Decode and check one point argument of an SQL function; return false if it is EMPTY. */
+bool
+geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
+{
+	geoidx_decode_point(d, what, p);
+	if (p->empty)
+		return false;
+	geoidx_point_unit(p, what, ll, NULL);
+	return true;
+}
+
+/* Return a leaf entry's stored coordinates as the geography cast leaves them. */
 geoidx::LonLat
 geoidx_entry_lonlat(double x, double y)
 {
@@ -160,7 +181,7 @@ extern "C"
 }
 
 /*
- * Support procedure 1: decode one indexed value. Its argument is a
+ * Decode one indexed value (support procedure 1). Its argument is a
  * GeoidxDecodeRequest; a geography operator class would register a twin of it.
  */
 extern "C" Datum
@@ -172,7 +193,8 @@ geoidx_geometry_decode(PG_FUNCTION_ARGS)
 }
 
 /*
- * "the value indexed by "name"", for error messages. Every insert needs it at
+ * Return the index's relcache info: "the value indexed by "name"", for
+ * error messages, and the payload descriptor. Every insert needs the text at
  * hand but almost none uses it, so it is built once per relcache entry
  * (rd_amcache is freed, and so rebuilt, when the entry is, e.g. on a rename).
  */
@@ -198,6 +220,7 @@ geoidx_rel_info(Relation index)
 	return (const GeoidxRelInfo *) index->rd_amcache;
 }
 
+/* Return "the value indexed by "name"", for error messages. */
 const char *
 geoidx_index_what(Relation index)
 {
@@ -205,7 +228,7 @@ geoidx_index_what(Relation index)
 }
 
 /*
- * The payload of a row: its values of the columns after the point, as one
+ * Form the payload of a row: its values of the columns after the point, as one
  * IndexTuple of GeoidxRelInfo.payload_desc; NULL for a single-column index.
  */
 IndexTuple
@@ -227,6 +250,7 @@ geoidx_form_payload(Relation index, Datum *values, bool *isnull)
 	return t;
 }
 
+/* Decode an indexed value through the operator class's decode procedure, and check it. */
 void
 geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out)
 {

@@ -15,11 +15,17 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_handler);
 }
 
+#include <type_traits>
+
+static_assert(std::is_trivially_destructible_v<GeoidxOptions>,
+			  "reloptions are palloc'd by build_reloptions and never destroyed");
+
 namespace
 {
 
 relopt_kind geoidx_relopt_kind;
 
+/* Parse the reloptions (fillfactor). */
 bytea *
 geoidx_options(Datum reloptions, bool validate)
 {
@@ -30,6 +36,7 @@ geoidx_options(Datum reloptions, bool validate)
 									  sizeof(GeoidxOptions), tab, lengthof(tab));
 }
 
+/* Return the name of a build phase for pg_stat_progress_create_index. */
 char *
 geoidx_buildphasename(int64 phase)
 {
@@ -48,6 +55,7 @@ geoidx_buildphasename(int64 phase)
 	}
 }
 
+/* Answer pg_index_column_has_property: only column 1 is ordered by distance. */
 bool
 geoidx_property(Oid index_oid, int attno, IndexAMProperty prop, const char *propname, bool *res,
 				bool *isnull)
@@ -72,12 +80,11 @@ geoidx_property(Oid index_oid, int attno, IndexAMProperty prop, const char *prop
 } // namespace
 
 /*
- * Index-only scans return the point rebuilt from the stored doubles. That is
- * the value the heap holds only when the column's type promises a 2-D point
- * in SRID 4326 (geometry(Point, 4326), or geography(Point, 4326): the type
- * modifiers are laid out alike); for a bare geometry column SRID 0 or Z/M
- * values would not survive, so there the heap is read. For geography the value
- * is rebuilt with the geodetic flag (geoidx_index_is_geography).
+ * Return whether an index-only scan can return column attno. The point is rebuilt from the stored
+ * doubles. That is the value the heap holds only when the column's type promises a 2-D point in
+ * SRID 4326 (geometry(Point, 4326), or geography(Point, 4326): the type modifiers are laid out
+ * alike); for a bare geometry column SRID 0 or Z/M values would not survive, so there the heap is
+ * read. For geography the value is rebuilt with the geodetic flag (geoidx_index_is_geography).
  */
 bool
 geoidx_canreturn(Relation index, int attno)
@@ -95,7 +102,7 @@ geoidx_canreturn(Relation index, int attno)
 	return srid == 4326 && type == 1 && !z && !m;
 }
 
-/* The indexed type is PostGIS's geography (the geoidx_geography_ops opclass). */
+/* Return whether the indexed type is PostGIS's geography (the geoidx_geography_ops opclass). */
 bool
 geoidx_index_is_geography(Relation index)
 {
@@ -104,10 +111,10 @@ geoidx_index_is_geography(Relation index)
 }
 
 /*
- * Costs: genericcostestimate charges the pages and tuples the selectivity
- * implies. On top of it, each index tuple costs a little more than the generic
- * operator cost (a trigonometric bound, sometimes a geodesic), and an ORDER BY
- * scan descends as many levels as the tree has before the first tuple.
+ * Estimate the cost of an index scan: genericcostestimate charges the pages and tuples the
+ * selectivity implies. On top of it, each index tuple costs a little more than the generic operator
+ * cost (a trigonometric bound, sometimes a geodesic), and an ORDER BY scan descends as many levels
+ * as the tree has before the first tuple.
  */
 void
 geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *indexStartupCost,
@@ -155,6 +162,7 @@ geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost 
 	*indexPages = costs.numIndexPages;
 }
 
+/* Return the access method's routines and capabilities. */
 extern "C" Datum
 geoidx_handler(PG_FUNCTION_ARGS)
 {
@@ -206,10 +214,7 @@ geoidx_handler(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(am);
 }
 
-extern "C" void _PG_init(void);
-
-extern void geoidx_install_rewrite_hook(void);
-
+/* Install the planner hook and register the reloptions when the library is loaded. */
 void
 _PG_init(void)
 {

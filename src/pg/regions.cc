@@ -11,7 +11,7 @@
  * Each is the expression on the right to the last bit, NULLs included (the
  * planner rewrites those expressions into these calls, see rewrite.cc), and
  * each has the support function that turns it into `col <@ circle` index
- * conditions (support.cc).
+ * conditions (support_regions.cc).
  */
 #include "geodesy.h"
 
@@ -25,10 +25,10 @@ extern "C"
 #include "utils/typcache.h"
 }
 
-extern Datum geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
-								bool point_first);
-extern bool geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll);
-extern void geoidx_check_radius(double metres);
+#include <type_traits>
+
+static_assert(std::is_trivially_destructible_v<GeoidxInList>,
+			  "an IN list lives in fn_extra or a scan's memory, freed and never destroyed");
 
 extern "C"
 {
@@ -38,27 +38,13 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_nearer);
 	PG_FUNCTION_INFO_V1(geoidx_outside);
 	PG_FUNCTION_INFO_V1(geoidx_ring);
-	Datum geoidx_dwithin(PG_FUNCTION_ARGS);
-}
-
-geoidx::RegionTest
-geoidx_circle_region(const GeoidxCircle *c)
-{
-	int mode = c->mode;
-	if (mode < 0 || mode >= geoidx::kRegionModes || (c->flags & ~GEOIDX_CIRCLE_POINT_FIRST) != 0)
-		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-						errmsg("geoidx_circle value has an unknown region %d or flags 0x%x", mode,
-							   (unsigned) c->flags)));
-	return geoidx::region_test(geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat}), c->radius,
-							   c->use_spheroid != 0, (geoidx::RegionMode) mode,
-							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) != 0);
 }
 
 namespace
 {
 
 /*
- * Both points as the geography cast leaves them; false if either is EMPTY.
+ * Read both points as the geography cast leaves them; false if either is EMPTY.
  * what[0], what[1] name them in errors (constants: this runs once per row).
  */
 bool
@@ -76,7 +62,7 @@ read_pair(FunctionCallInfo fcinfo, const char *const what[2], geoidx::GeoPoint *
 	return true;
 }
 
-/* a <~> b against x, or NULL where a <~> b is NULL (an EMPTY point). */
+/* Compare a <~> b with x; NULL where a <~> b is NULL (an EMPTY point). */
 Datum
 compare_distance(FunctionCallInfo fcinfo, const char *const what[2], bool beyond)
 {
@@ -95,7 +81,7 @@ compare_distance(FunctionCallInfo fcinfo, const char *const what[2], bool beyond
 } // namespace
 
 /*
- * geoidx_circle_outside(centre, metres, use_spheroid, point_first): the
+ * Make geoidx_circle_outside(centre, metres, use_spheroid, point_first): the
  * complement of geoidx_circle; with point_first, of ST_DWithin(point, centre).
  */
 extern "C" Datum
@@ -106,7 +92,7 @@ geoidx_circle_outside(PG_FUNCTION_ARGS)
 							  PG_NARGS() > 3 && PG_GETARG_BOOL(3));
 }
 
-/* geoidx_circle_distance(centre, op, metres): the points whose <~> distance is op metres. */
+/* Make geoidx_circle_distance(centre, op, metres): the points whose <~> distance is op metres. */
 extern "C" Datum
 geoidx_circle_distance(PG_FUNCTION_ARGS)
 {
@@ -127,7 +113,7 @@ geoidx_circle_distance(PG_FUNCTION_ARGS)
 	return geoidx_make_circle(fcinfo, PG_GETARG_FLOAT8(2), true, (int) mode, false);
 }
 
-/* geoidx_beyond(a, b, x, inclusive) = a <~> b > x (>= x if inclusive) */
+/* Return geoidx_beyond(a, b, x, inclusive) = a <~> b > x (>= x if inclusive). */
 extern "C" Datum
 geoidx_beyond(PG_FUNCTION_ARGS)
 {
@@ -136,7 +122,7 @@ geoidx_beyond(PG_FUNCTION_ARGS)
 	return compare_distance(fcinfo, what, true);
 }
 
-/* geoidx_nearer(a, b, x, inclusive) = a <~> b < x (<= x if inclusive) */
+/* Return geoidx_nearer(a, b, x, inclusive) = a <~> b < x (<= x if inclusive). */
 extern "C" Datum
 geoidx_nearer(PG_FUNCTION_ARGS)
 {
@@ -146,7 +132,7 @@ geoidx_nearer(PG_FUNCTION_ARGS)
 }
 
 /*
- * geoidx_outside(a, b, metres, use_spheroid) = NOT geoidx_dwithin(a, b, ...):
+ * Return geoidx_outside(a, b, metres, use_spheroid) = NOT geoidx_dwithin(a, b, ...):
  * the same function on the same arguments (and the same per-call cache), negated.
  */
 extern "C" Datum
@@ -157,7 +143,7 @@ geoidx_outside(PG_FUNCTION_ARGS)
 }
 
 /*
- * geoidx_ring(a, b, min, max, use_spheroid) = geoidx_dwithin(a, b, max) AND
+ * Return geoidx_ring(a, b, min, max, use_spheroid) = geoidx_dwithin(a, b, max) AND
  * NOT geoidx_dwithin(a, b, min): both radii are checked as geoidx_dwithin
  * checks them; an EMPTY point is in no ring.
  */
@@ -184,7 +170,7 @@ extern "C"
 }
 
 /*
- * value <@ array = value = ANY(array) with the element type's default
+ * Return value <@ array = value = ANY(array) with the element type's default
  * equality, NULLs included: true if an element equals the value, else NULL if
  * an element is NULL, else false.
  */
@@ -206,7 +192,7 @@ geoidx_in_array(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(r > 0);
 }
 
-/* The array's elements and the equality to compare with them, made once per array. */
+/* Make the array's elements and the equality to compare with them, once per array. */
 GeoidxInList *
 geoidx_in_list_make(ArrayType *arr, Oid collation, MemoryContext cxt)
 {
@@ -241,7 +227,7 @@ geoidx_in_list_make(ArrayType *arr, Oid collation, MemoryContext cxt)
 	return list;
 }
 
-/* 1: an element equals value; 0: none does and none is NULL; -1: none does, one is NULL. */
+/* Test value: 1 an element equals it; 0 none does and none is NULL; -1 none does, one is NULL. */
 int
 geoidx_in_list_test(const GeoidxInList *list, Datum value)
 {

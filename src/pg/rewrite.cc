@@ -31,29 +31,19 @@
 
 extern "C"
 {
-#include "catalog/pg_class.h"
-#include "catalog/pg_extension.h"
 #include "access/htup_details.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_index.h"
-#include "commands/defrem.h"
-#include "catalog/pg_namespace.h"
-#include "catalog/pg_operator.h"
 #include "catalog/pg_operator_d.h"
-#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
-#include "commands/extension.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
-#include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
-#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/relcache.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 }
-
-extern Oid geoidx_extension_schema_if_exists(const char *extname);
 
 namespace
 {
@@ -69,82 +59,9 @@ enum Cmp
 	kLe
 };
 
-struct RewriteOids
-{
-	bool valid;
-	bool present; /* geoidx (and PostGIS) are installed in this database */
-	bool callbacks_registered;
-	Oid float8_cmp[5]; /* indexed by Cmp */
-	Oid distance_op[2];
-	Oid dwithin_fn[2];
-	Oid beyond_fn[2];
-	Oid nearer_fn[2];
-	Oid outside_fn[2];
-	Oid in_op; /* <@ (anyelement, anyarray) */
-	Oid geoidx_am;
-};
-
-RewriteOids roids;
-
-void
-invalidate(Datum arg, int cacheid, uint32 hashvalue)
-{
-	roids.valid = false;
-}
-
-const RewriteOids &
-rewrite_oids()
-{
-	if (roids.valid)
-		return roids;
-	if (!roids.callbacks_registered)
-	{
-		/* dropping or creating either extension changes pg_proc and pg_operator */
-		CacheRegisterSyscacheCallback(PROCOID, invalidate, (Datum) 0);
-		CacheRegisterSyscacheCallback(OPEROID, invalidate, (Datum) 0);
-		roids.callbacks_registered = true;
-	}
-	roids.present = false;
-	Oid ours = geoidx_extension_schema_if_exists("geoidx");
-	Oid postgis = geoidx_extension_schema_if_exists("postgis");
-	if (OidIsValid(ours) && OidIsValid(postgis))
-	{
-		const char *names[5] = {NULL, ">", ">=", "<", "<="};
-		for (int c = kGt; c <= kLe; c++)
-			roids.float8_cmp[c] =
-				geoidx_operator_oid(names[c], FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE, true);
-		for (int g = 0; g < 2; g++)
-		{
-			const char *tname = g == 0 ? "geometry" : "geography";
-			Oid t = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum(tname),
-									ObjectIdGetDatum(postgis));
-			const Oid args4[4] = {t, t, FLOAT8OID, BOOLOID};
-			roids.distance_op[g] =
-				OidIsValid(t) ? geoidx_operator_oid("<~>", t, t, ours, true) : InvalidOid;
-			roids.dwithin_fn[g] = OidIsValid(t)
-									  ? geoidx_function_oid("geoidx_dwithin", ours, 4, args4, true)
-									  : InvalidOid;
-			roids.beyond_fn[g] = OidIsValid(t)
-									 ? geoidx_function_oid("geoidx_beyond", ours, 4, args4, true)
-									 : InvalidOid;
-			roids.nearer_fn[g] = OidIsValid(t)
-									 ? geoidx_function_oid("geoidx_nearer", ours, 4, args4, true)
-									 : InvalidOid;
-			roids.outside_fn[g] = OidIsValid(t)
-									  ? geoidx_function_oid("geoidx_outside", ours, 4, args4, true)
-									  : InvalidOid;
-		}
-		roids.in_op = geoidx_operator_oid("<@", ANYELEMENTOID, ANYARRAYOID, ours, true);
-		roids.geoidx_am = get_am_oid("geoidx", true);
-		roids.present = OidIsValid(roids.distance_op[0]) && OidIsValid(roids.beyond_fn[0]);
-	}
-	roids.valid = true;
-	return roids;
-}
-
-/* The index (0 geometry, 1 geography) of geoidx's <~> if n is a call of it, else -1. */
+/* Return the type (0 geometry, 1 geography) of geoidx's <~> if n is a call of it, else -1. */
 int
-distance_call(const RewriteOids &o, Node *n)
+distance_call(const GeoidxCatalog &o, Node *n)
 {
 	if (n == NULL || !IsA(n, OpExpr) || list_length(((OpExpr *) n)->args) != 2)
 		return -1;
@@ -155,15 +72,17 @@ distance_call(const RewriteOids &o, Node *n)
 	return -1;
 }
 
+/* Return which float8 comparison opno is, or kNone. */
 Cmp
-comparison(const RewriteOids &o, Oid opno)
+comparison(const GeoidxCatalog &o, Oid opno)
 {
 	for (int c = kGt; c <= kLe; c++)
-		if (OidIsValid(o.float8_cmp[c]) && opno == o.float8_cmp[c])
+		if (OidIsValid(o.float8_cmp[c - kGt]) && opno == o.float8_cmp[c - kGt])
 			return (Cmp) c;
 	return kNone;
 }
 
+/* Return the comparison with its operands swapped (x < d is d > x). */
 Cmp
 mirrored(Cmp c)
 {
@@ -182,9 +101,9 @@ mirrored(Cmp c)
 	}
 }
 
-/* `dist cmp bound` as a geoidx_beyond / geoidx_nearer call, or NULL. */
+/* Rewrite `dist cmp bound` as a geoidx_beyond / geoidx_nearer call, or return NULL. */
 Node *
-rewrite_comparison(const RewriteOids &o, OpExpr *op)
+rewrite_comparison(const GeoidxCatalog &o, OpExpr *op)
 {
 	if (list_length(op->args) != 2)
 		return NULL;
@@ -220,9 +139,9 @@ rewrite_comparison(const RewriteOids &o, OpExpr *op)
 	return (Node *) f;
 }
 
-/* NOT geoidx_dwithin(a, b, r, s) as geoidx_outside(a, b, r, s), or NULL. */
+/* Rewrite NOT geoidx_dwithin(a, b, r, s) as geoidx_outside(a, b, r, s), or return NULL. */
 Node *
-rewrite_not(const RewriteOids &o, BoolExpr *b)
+rewrite_not(const GeoidxCatalog &o, BoolExpr *b)
 {
 	if (b->boolop != NOT_EXPR || list_length(b->args) != 1 || !IsA(linitial(b->args), FuncExpr))
 		return NULL;
@@ -240,13 +159,13 @@ rewrite_not(const RewriteOids &o, BoolExpr *b)
 }
 
 /*
- * Whether attno is a key column after the point of a geoidx index of the table
+ * Return whether attno is a key column after the point of a geoidx index of the table
  * and a key column of no other index, on a table without partial indexes. Read from the relcache
  * and syscache, not from the planner's index list: a partitioned table's (partitioned) indexes are
  * not in it, and its partitions inherit the rewrite from it.
  */
 bool
-geoidx_filter_only_column(const RewriteOids &o, Oid relid, AttrNumber attno)
+geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 {
 	Relation r = RelationIdGetRelation(relid);
 	if (r == NULL)
@@ -288,7 +207,7 @@ geoidx_filter_only_column(const RewriteOids &o, Oid relid, AttrNumber attno)
 }
 
 /*
- * col = ANY(array) (and col IN (...)) as col <@ array, or NULL: only for a
+ * Rewrite col = ANY(array) (and col IN (...)) as col <@ array, or return NULL: only for a
  * column of this table that a geoidx index keeps after its point and that no
  * other index of the table has as a key (a btree on it wants = ANY as it is),
  * with the column type's own equality and an array of that type. PostgreSQL 15
@@ -296,7 +215,7 @@ geoidx_filter_only_column(const RewriteOids &o, Oid relid, AttrNumber attno)
  * (k-NN) scan; col <@ array is an ordinary index condition.
  */
 Node *
-rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid relid)
+rewrite_in(const GeoidxCatalog &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid relid)
 {
 	if (!saop->useOr || list_length(saop->args) != 2 || !OidIsValid(o.in_op) || rel == NULL)
 		return NULL;
@@ -319,19 +238,13 @@ rewrite_in(const RewriteOids &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid r
 }
 
 /*
- * One condition of an AND list (the planner has flattened nested ANDs into
- * implicit-AND lists by now, and a bare condition is a list of one): replaced
- * if it is one of the shapes. Only whole conditions are replaced; a comparison
- * under OR or NOT stays as it is, which is also right, just not indexable.
- */
-/*
- * A boolean column of this table as itself (flag) or negated (NOT flag), as
+ * Rewrite a boolean column of this table as itself (flag) or negated (NOT flag), as
  * flag = true / flag = false, or NULL: PostgreSQL folds flag = true into flag
  * before any index sees it, and only its own boolean operator families match
  * that shape. Same scope as rewrite_in; NULL stays NULL either way.
  */
 Node *
-rewrite_bool_column(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid)
+rewrite_bool_column(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid)
 {
 	bool value = true;
 	if (is_notclause(n))
@@ -349,8 +262,14 @@ rewrite_bool_column(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid)
 								  (Expr *) makeBoolConst(value, false), InvalidOid, InvalidOid);
 }
 
+/*
+ * Rewrite one condition of an AND list (the planner has flattened nested ANDs
+ * into implicit-AND lists by now, and a bare condition is a list of one) if it
+ * is one of the shapes. Only whole conditions are replaced; a comparison under
+ * OR or NOT stays as it is, which is also right, just not indexable.
+ */
 Node *
-rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid, bool *changed)
+rewrite_condition(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	Node *r = NULL;
 	if (IsA(n, OpExpr))
@@ -371,8 +290,9 @@ rewrite_condition(const RewriteOids &o, Node *n, RelOptInfo *rel, Oid relid, boo
 	return r;
 }
 
+/* Rewrite the conditions of a WHERE or ON clause, in place. */
 Node *
-rewrite_quals(const RewriteOids &o, Node *quals, RelOptInfo *rel, Oid relid, bool *changed)
+rewrite_quals(const GeoidxCatalog &o, Node *quals, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	if (quals == NULL)
 		return NULL;
@@ -393,8 +313,9 @@ rewrite_quals(const RewriteOids &o, Node *quals, RelOptInfo *rel, Oid relid, boo
 	return rewrite_condition(o, quals, rel, relid, changed);
 }
 
+/* Rewrite the conditions of every level of a join tree, in place. */
 void
-rewrite_jointree(const RewriteOids &o, Node *jt, RelOptInfo *rel, Oid relid, bool *changed)
+rewrite_jointree(const GeoidxCatalog &o, Node *jt, RelOptInfo *rel, Oid relid, bool *changed)
 {
 	if (jt == NULL)
 		return;
@@ -415,6 +336,7 @@ rewrite_jointree(const RewriteOids &o, Node *jt, RelOptInfo *rel, Oid relid, boo
 	}
 }
 
+/* Rewrite the query's conditions before the planner distributes them to its tables. */
 void
 geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInfo *rel)
 {
@@ -422,7 +344,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 		prev_hook(root, relid, inhparent, rel);
 	if (root->parse == NULL || root->parse->jointree == NULL || !IsTransactionState())
 		return;
-	const RewriteOids &o = rewrite_oids();
+	const GeoidxCatalog &o = geoidx_catalog_if_present();
 	if (!o.present)
 		return;
 	bool changed = false;
@@ -431,6 +353,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 
 } // namespace
 
+/* Install the planner hook, after whatever hook was there. */
 void
 geoidx_install_rewrite_hook(void)
 {

@@ -21,6 +21,7 @@ extern "C"
 namespace
 {
 
+/* Report one fault of an operator family as INFO; return false. */
 bool
 fault(const char *family, const char *fmt, const char *detail)
 {
@@ -31,7 +32,7 @@ fault(const char *family, const char *fmt, const char *detail)
 }
 
 /*
- * An operator class of a column after the point: btree-like comparison
+ * Validate an operator class of a column after the point: btree-like comparison
  * operators (1 <, 2 <=, 3 =, 4 >=, 5 >, and 6 <@ array: "is one of") returning boolean, evaluated
  * on the stored value through their functions; no support functions; = is required.
  */
@@ -75,6 +76,7 @@ validate_scalar(Oid opfamilyoid, Oid opcintype, const char *family)
 
 } // namespace
 
+/* Validate an operator class of geoidx (amvalidate). */
 bool
 geoidx_validate(Oid opclassoid)
 {

@@ -1,0 +1,309 @@
+/*
+ * The geoidx_circle type: its text I/O, the SQL constructors' common part, the
+ * radius rule, the region test a circle value stands for, and pos <@ circle.
+ *
+ * Despite the name a circle value is any region of src/core/region.h around
+ * its centre (the disc, its complement, a comparison of the distance with a
+ * bound), so that every index condition is the one operator <@: see
+ * GeoidxCircle in geoidx.h.
+ */
+#include "geodesy.h"
+#include "region.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "common/shortest_dec.h"
+#include "utils/float.h"
+}
+
+#include <cmath>
+#include <type_traits>
+
+static_assert(std::is_trivially_destructible_v<GeoidxCircle>,
+			  "a circle value is palloc'd and never destroyed");
+
+namespace
+{
+
+constexpr const char *kCircleWhat = "the centre of geoidx_circle";
+
+/* ---------- geoidx_circle ---------- */
+
+/* Raise the syntax error of a geoidx_circle input, with the form it expects as the hint. */
+void
+circle_syntax_error(const char *str, const char *why)
+{
+	ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					errmsg("invalid input syntax for type geoidx_circle: \"%s\"", str),
+					errdetail("%s", why),
+					errhint("The form is CIRCLE(lon lat, metres, spheroid|sphere), for example "
+							"CIRCLE(112 -7, 200000, spheroid).")));
+}
+
+/* Return s past any white space. */
+const char *
+skip_space(const char *s)
+{
+	while (*s != '\0' && isspace((unsigned char) *s))
+		s++;
+	return s;
+}
+
+/* Name the input text in the context of an error raised while validating it. */
+void
+circle_in_context(void *arg)
+{
+	errcontext("geoidx_circle input \"%s\"", (const char *) arg);
+}
+
+/* Parse a number at s (float8in's syntax: also NaN, Infinity); errors name the whole input. */
+double
+parse_number(const char *s, const char **end, const char *str, const char *field)
+{
+	s = skip_space(s);
+	if (*s == '\0' || *s == ',' || *s == ')')
+		circle_syntax_error(str, psprintf("The %s is missing.", field));
+	char *e;
+	double v = float8in_internal(const_cast<char *>(s), &e, "geoidx_circle", str);
+	*end = e;
+	return v;
+}
+
+/* the text before CIRCLE(...) for each mode */
+const char *const kModePrefix[geoidx::kRegionModes] = {"", "NOT ", "> ", ">= ", "< ", "<= "};
+
+/* The region test of the circle seen last: a scan of <@ calls it once per row. */
+struct CircleCache
+{
+	GeoidxCircle circle;
+	geoidx::RegionTest test;
+};
+
+/* Return whether two circle values are the same bytes: a NaN bound must match itself. */
+bool
+same_circle(const GeoidxCircle *a, const GeoidxCircle *b)
+{
+	return memcmp(a, b, sizeof(GeoidxCircle)) == 0;
+}
+
+static_assert(std::is_trivially_destructible_v<CircleCache>, "fn_extra is freed, not destroyed");
+
+/*
+ * Fill c from a centre (already decoded, not empty), a radius, the model and
+ * the region, and validate them (the distance comparisons take any bound).
+ */
+void
+fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_spheroid, int mode,
+			bool point_first, const char *what)
+{
+	geoidx::LonLat ll;
+
+	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
+		geoidx_check_radius(metres);
+	geoidx_point_unit(centre, what, &ll, NULL);
+	memset(c, 0, sizeof(*c));
+	c->lon = ll.lon;
+	c->lat = ll.lat;
+	c->radius = metres;
+	c->use_spheroid = use_spheroid ? 1 : 0;
+	c->mode = (int16) mode;
+	c->flags = point_first ? GEOIDX_CIRCLE_POINT_FIRST : 0;
+}
+
+} // namespace
+
+/* Raise geoidx's error for a radius that is NaN or negative, which no disc has. */
+void
+geoidx_check_radius(double metres)
+{
+	if (std::isnan(metres))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("geoidx radius must be a number, got NaN")));
+	if (metres < 0.0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("geoidx radius must be >= 0, got %g", metres)));
+}
+
+/*
+ * Return the circle of one region around argument 0 (the SQL constructors'
+ * common part): the radius checked where the region needs it, NULL for an
+ * EMPTY centre.
+ */
+Datum
+geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
+				   bool point_first)
+{
+	GeoidxPoint centre;
+	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
+		geoidx_check_radius(metres);
+	geoidx_decode_point(PG_GETARG_DATUM(0), kCircleWhat, &centre);
+	if (centre.empty)
+		PG_RETURN_NULL();
+	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
+	PG_RETURN_POINTER(c);
+}
+
+/* Return the region test of a circle value; raise an error for one no geoidx could have made. */
+geoidx::RegionTest
+geoidx_circle_region(const GeoidxCircle *c)
+{
+	int mode = c->mode;
+	if (mode < 0 || mode >= geoidx::kRegionModes || (c->flags & ~GEOIDX_CIRCLE_POINT_FIRST) != 0)
+		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("geoidx_circle value has an unknown region %d or flags 0x%x", mode,
+							   (unsigned) c->flags)));
+	return geoidx::region_test(geoidx::geographic_point(geoidx::LonLat{c->lon, c->lat}), c->radius,
+							   c->use_spheroid != 0, (geoidx::RegionMode) mode,
+							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) != 0);
+}
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_circle_in);
+	PG_FUNCTION_INFO_V1(geoidx_circle_out);
+	PG_FUNCTION_INFO_V1(geoidx_circle_make);
+	PG_FUNCTION_INFO_V1(geoidx_within_circle);
+}
+
+/* Read CIRCLE(lon lat, metres, spheroid|sphere); the model may be left out (spheroid). */
+extern "C" Datum
+geoidx_circle_in(PG_FUNCTION_ARGS)
+{
+	const char *str = PG_GETARG_CSTRING(0);
+	const char *s = skip_space(str);
+	GeoidxPoint centre;
+	bool use_spheroid = true;
+	bool point_first = false;
+	int mode = 0;
+
+	/* the longest prefix first: ">=" before ">" */
+	for (int m = geoidx::kRegionModes - 1; m > 0; m--)
+	{
+		const char *w = kModePrefix[m];
+		size_t len = strlen(w) - 1; /* without the space */
+		if (pg_strncasecmp(s, w, len) == 0 && (m != 1 || isspace((unsigned char) s[len])))
+		{
+			mode = m;
+			s = skip_space(s + len);
+			break;
+		}
+	}
+	if (pg_strncasecmp(s, "circle", 6) != 0)
+		circle_syntax_error(str, "It does not start with CIRCLE.");
+	s = skip_space(s + 6);
+	if (*s != '(')
+		circle_syntax_error(str, "\"(\" is missing after CIRCLE.");
+	s++;
+
+	centre.empty = false;
+	centre.x = parse_number(s, &s, str, "longitude");
+	if (*s == ',')
+		circle_syntax_error(str, "The centre is two numbers separated by a space, \"lon lat\".");
+	centre.y = parse_number(s, &s, str, "latitude");
+	if (*s != ',')
+		circle_syntax_error(str, "\",\" is missing after the centre.");
+	double metres = parse_number(s + 1, &s, str, "radius (metres)");
+	if (*s == ',')
+	{
+		s = skip_space(s + 1);
+		const char *word = s;
+		while (isalpha((unsigned char) *s))
+			s++;
+		size_t len = s - word;
+		if (len == 8 && pg_strncasecmp(word, "spheroid", 8) == 0)
+			use_spheroid = true;
+		else if (len == 6 && pg_strncasecmp(word, "sphere", 6) == 0)
+			use_spheroid = false;
+		else
+			circle_syntax_error(str, "The model must be \"spheroid\" or \"sphere\".");
+		s = skip_space(s);
+		if (*s == ',')
+		{
+			s = skip_space(s + 1);
+			if (pg_strncasecmp(s, "point first", 11) != 0)
+				circle_syntax_error(str, "After the model only \"point first\" may follow.");
+			point_first = true;
+			s = skip_space(s + 11);
+		}
+	}
+	if (*s != ')')
+		circle_syntax_error(str, "\")\" is missing at the end.");
+	s = skip_space(s + 1);
+	if (*s != '\0')
+		circle_syntax_error(str, psprintf("Unexpected text after \")\": \"%s\".", s));
+
+	/* Validation errors name the input text too. */
+	ErrorContextCallback context;
+	context.callback = circle_in_context;
+	context.arg = const_cast<char *>(str);
+	context.previous = error_context_stack;
+	error_context_stack = &context;
+	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
+	error_context_stack = context.previous;
+	PG_RETURN_POINTER(c);
+}
+
+/* Write the shortest text that reads back to the same doubles, whatever extra_float_digits says. */
+extern "C" Datum
+geoidx_circle_out(PG_FUNCTION_ARGS)
+{
+	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(0);
+	char lon[DOUBLE_SHORTEST_DECIMAL_LEN], lat[DOUBLE_SHORTEST_DECIMAL_LEN],
+		radius[DOUBLE_SHORTEST_DECIMAL_LEN];
+
+	double_to_shortest_decimal_buf(c->lon, lon);
+	double_to_shortest_decimal_buf(c->lat, lat);
+	double_to_shortest_decimal_buf(c->radius, radius);
+	int mode = c->mode >= 0 && c->mode < geoidx::kRegionModes ? c->mode : 0;
+	PG_RETURN_CSTRING(psprintf("%sCIRCLE(%s %s, %s, %s%s)", kModePrefix[mode], lon, lat, radius,
+							   c->use_spheroid ? "spheroid" : "sphere",
+							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) ? ", point first" : ""));
+}
+
+/* Make geoidx_circle(centre geometry, metres, use_spheroid); NULL for an EMPTY centre. */
+extern "C" Datum
+geoidx_circle_make(PG_FUNCTION_ARGS)
+{
+	return geoidx_make_circle(fcinfo, PG_GETARG_FLOAT8(1), PG_GETARG_BOOL(2),
+							  (int) geoidx::RegionMode::within, false);
+}
+
+/*
+ * Decide pos <@ circle: ST_DWithin(centre, pos, radius, use_spheroid), or whichever
+ * region the circle is, as the index decides it. An EMPTY point is in no disc
+ * and has no distance (NULL, as the comparison of a NULL <~> would be), but it
+ * is outside every disc.
+ */
+extern "C" Datum
+geoidx_within_circle(PG_FUNCTION_ARGS)
+{
+	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(1);
+	GeoidxPoint p;
+	geoidx::LonLat ll;
+
+	if (!geoidx_read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
+	{
+		if (c->mode == (int) geoidx::RegionMode::within ||
+			c->mode == (int) geoidx::RegionMode::outside)
+			PG_RETURN_BOOL(c->mode == (int) geoidx::RegionMode::outside);
+		PG_RETURN_NULL();
+	}
+
+	CircleCache *cache = (CircleCache *) fcinfo->flinfo->fn_extra;
+	if (cache == NULL || !same_circle(&cache->circle, c))
+	{
+		if (cache == NULL)
+		{
+			cache =
+				(CircleCache *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(CircleCache));
+			fcinfo->flinfo->fn_extra = cache;
+		}
+		cache->circle = *c;
+		cache->test = geoidx_circle_region(c);
+	}
+	PG_RETURN_BOOL(geoidx::point_in_region(cache->test, ll));
+}

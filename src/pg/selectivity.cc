@@ -1,0 +1,337 @@
+/*
+ * The planner's estimates for geoidx_dwithin, the region predicates, <@ and
+ * col <@ array.
+ *
+ * With a constant centre and radius, the rows within the circle are estimated
+ * as PostGIS's && estimate for the search box times the share of the box's
+ * area the circle covers (pi/4 for small circles): the histogram has no finer
+ * resolution than the box. The same estimate serves <@ (geoidx_circle_sel).
+ * For a geography column PostGIS's estimator of && (geography, geography) is
+ * asked instead, with the box PostGIS's own ST_DWithin(geography) gives its
+ * index, _ST_Expand(centre, metres) (geocentric, as the column's statistics),
+ * times pi/4 for the disc in the square.
+ */
+#include "degree_box.h"
+#include "geodesy.h"
+#include "region.h"
+#include "region_share.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/plancat.h"
+#include "utils/builtins.h"
+#include "utils/selfuncs.h"
+#include "utils/typcache.h"
+}
+
+#include <cmath>
+
+namespace
+{
+
+/* The estimate where there is none (see region_share.h). */
+constexpr double kDefaultSelectivity = geoidx::kDefaultShare;
+
+/* Return _ST_Expand('SRID=4326;POINT(lon lat)'::geography, radius): a geography with the box. */
+Datum
+geography_search_box(geoidx::LonLat centre, double radius, const GeoidxCatalog &o)
+{
+	char wkt[96];
+	snprintf(wkt, sizeof(wkt), "SRID=4326;POINT(%.17g %.17g)", centre.lon, centre.lat);
+	Datum point = OidInputFunctionCall(o.geography_input, wkt, o.geography_ioparam, -1);
+	return OidFunctionCall2(o.geog_expand_fn, point, Float8GetDatum(radius));
+}
+
+/*
+ * Estimate the rows of `column` (an expression of one relation) within the circle: the &&
+ * estimate of the search box (two boxes across the antimeridian) times the
+ * circle's share of their area.
+ */
+double
+circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, double radius,
+				   bool use_spheroid, int var_relid)
+{
+	geoidx::DiscRadius bound = geoidx::classify_disc_radius(radius);
+	if (bound == geoidx::DiscRadius::invalid)
+		return kDefaultSelectivity;
+
+	const GeoidxCatalog &o = geoidx_catalog();
+	Oid type = exprType(column);
+	bool geography = OidIsValid(o.geography_type) && type == o.geography_type;
+	if (type != o.geometry_type &&
+		!(geography && OidIsValid(o.overlap_op[1]) && OidIsValid(o.geog_expand_fn)))
+		return kDefaultSelectivity; /* a string overload's, or no estimator */
+	if (bound == geoidx::DiscRadius::everything)
+		return 1.0;
+
+	if (geography)
+	{
+		Const *box = makeConst(o.geography_type, -1, InvalidOid, -1,
+							   geography_search_box(centre, radius, o), false, false);
+		double sel = restriction_selectivity(root, o.overlap_op[1], list_make2(column, box),
+											 InvalidOid, var_relid) *
+					 (M_PI / 4.0);
+		return geoidx::clamp_share(sel);
+	}
+
+	geoidx::DegreeBox boxes[2];
+	int n = geoidx::search_box_pieces(centre, radius, use_spheroid, boxes);
+	double overlap = 0.0;
+	for (int i = 0; i < n; i++)
+	{
+		Const *box = makeConst(o.geometry_type, -1, InvalidOid, -1, geoidx_box_geometry(&boxes[i]),
+							   false, false);
+		overlap += restriction_selectivity(root, o.overlap_op[0], list_make2(column, box),
+										   InvalidOid, var_relid);
+	}
+	return geoidx::clamp_share(overlap * geoidx::circle_fraction(radius, boxes, n));
+}
+
+/* Read the centre of a constant geometry; false (no estimate) if EMPTY or not finite. */
+bool
+constant_centre(Const *c, const char *what, geoidx::LonLat *ll, bool *empty)
+{
+	GeoidxPoint p;
+	geoidx_decode_point(c->constvalue, what, &p);
+	*empty = p.empty;
+	if (p.empty)
+		return false;
+	return geoidx::normalize_like_geography(p.x, p.y, ll) != geoidx::CoordCheck::not_finite;
+}
+
+} // namespace
+
+/* Estimate the share of rows for which geoidx_dwithin holds. */
+double
+geoidx_dwithin_selectivity(SupportRequestSelectivity *req)
+{
+	int nargs = list_length(req->args);
+	if (req->is_join || nargs < 3 || nargs > 4)
+		return kDefaultSelectivity;
+
+	Node *a = (Node *) linitial(req->args);
+	Node *b = (Node *) lsecond(req->args);
+	Node *ea = estimate_expression_value(req->root, a);
+	Node *eb = estimate_expression_value(req->root, b);
+	Node *em = estimate_expression_value(req->root, (Node *) lthird(req->args));
+	Node *es = nargs == 4 ? estimate_expression_value(req->root, (Node *) lfourth(req->args))
+						  : makeBoolConst(true, false);
+	if (!IsA(em, Const) || !IsA(es, Const))
+		return kDefaultSelectivity;
+	if (((Const *) em)->constisnull || ((Const *) es)->constisnull)
+		return 0.0; /* strict: NULL, never true */
+
+	Node *column;
+	Const *centre;
+	const char *what;
+	if (IsA(eb, Const) && !IsA(ea, Const))
+	{
+		column = a;
+		centre = (Const *) eb;
+		what = "argument 2 of geoidx_dwithin";
+	}
+	else if (IsA(ea, Const) && !IsA(eb, Const))
+	{
+		column = b;
+		centre = (Const *) ea;
+		what = "argument 1 of geoidx_dwithin";
+	}
+	else
+		return kDefaultSelectivity;
+	if (centre->constisnull)
+		return 0.0;
+
+	geoidx::LonLat ll;
+	bool empty;
+	if (!constant_centre(centre, what, &ll, &empty))
+		return empty ? 0.0 : kDefaultSelectivity;
+	return circle_selectivity(req->root, column, ll, DatumGetFloat8(((Const *) em)->constvalue),
+							  DatumGetBool(((Const *) es)->constvalue), req->varRelid);
+}
+
+namespace
+{
+
+/*
+ * Estimate the share of rows in a region of `mode` around a constant centre: the disc's
+ * estimate, or its complement.
+ */
+double
+region_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, double radius,
+				   bool use_spheroid, geoidx::RegionMode mode, int var_relid)
+{
+	double share;
+	if (geoidx::bound_decides_share(mode, radius, &share))
+		return share;
+	return geoidx::region_share_of_disc(
+		mode, circle_selectivity(root, column, centre, radius, use_spheroid, var_relid));
+}
+
+} // namespace
+
+/* Estimate the share of rows for which a region predicate holds. */
+double
+geoidx_region_pred_selectivity(SupportRequestSelectivity *req)
+{
+	int g;
+	GeoidxPred pred = geoidx_which_pred(req->funcid, &g);
+	int nargs = list_length(req->args);
+	if (req->is_join || pred == GeoidxPred::none || nargs != (pred == GeoidxPred::ring ? 5 : 4))
+		return kDefaultSelectivity;
+	const double fallback =
+		geoidx::unknown_region_share(pred == GeoidxPred::beyond || pred == GeoidxPred::outside);
+
+	Node *ea = estimate_expression_value(req->root, (Node *) linitial(req->args));
+	Node *eb = estimate_expression_value(req->root, (Node *) lsecond(req->args));
+	Node *column;
+	Const *centre;
+	if (IsA(eb, Const) && !IsA(ea, Const))
+	{
+		column = (Node *) linitial(req->args);
+		centre = (Const *) eb;
+	}
+	else if (IsA(ea, Const) && !IsA(eb, Const))
+	{
+		column = (Node *) lsecond(req->args);
+		centre = (Const *) ea;
+	}
+	else
+		return fallback;
+	double nums[2];
+	for (int i = 0; i < (pred == GeoidxPred::ring ? 2 : 1); i++)
+	{
+		Node *e = estimate_expression_value(req->root, (Node *) list_nth(req->args, 2 + i));
+		if (!IsA(e, Const))
+			return fallback;
+		if (((Const *) e)->constisnull)
+			return 0.0;
+		nums[i] = DatumGetFloat8(((Const *) e)->constvalue);
+	}
+	Node *flag = estimate_expression_value(req->root, (Node *) llast(req->args));
+	if (!IsA(flag, Const))
+		return fallback;
+	if (centre->constisnull || ((Const *) flag)->constisnull)
+		return 0.0;
+	bool flagv = DatumGetBool(((Const *) flag)->constvalue);
+
+	geoidx::LonLat ll;
+	bool empty;
+	if (!constant_centre(centre, "the centre of a geoidx region", &ll, &empty))
+		return empty ? 0.0 : kDefaultSelectivity;
+	if (pred == GeoidxPred::ring)
+	{
+		return geoidx::ring_share(
+			circle_selectivity(req->root, column, ll, nums[1], flagv, req->varRelid),
+			circle_selectivity(req->root, column, ll, nums[0], flagv, req->varRelid));
+	}
+	/* the last argument is `inclusive` for the distance comparisons, `use_spheroid` for outside */
+	geoidx::RegionMode mode =
+		pred == GeoidxPred::outside ? geoidx::RegionMode::outside
+		: pred == GeoidxPred::beyond
+			? (flagv ? geoidx::RegionMode::dist_ge : geoidx::RegionMode::dist_gt)
+			: (flagv ? geoidx::RegionMode::dist_le : geoidx::RegionMode::dist_lt);
+	bool use_spheroid = pred == GeoidxPred::outside ? flagv : true;
+	return region_selectivity(req->root, column, ll, nums[0], use_spheroid, mode, req->varRelid);
+}
+
+namespace
+{
+
+/* A restriction estimator's arguments: (root, operator, args, varRelid). */
+struct RestrictCall
+{
+	PlannerInfo *root;
+	List *args;
+	int var_relid;
+};
+
+/* Read a restriction estimator's arguments; return false unless the operator has two operands. */
+bool
+read_restrict_call(FunctionCallInfo fcinfo, RestrictCall *call)
+{
+	call->root = (PlannerInfo *) PG_GETARG_POINTER(0);
+	call->args = (List *) PG_GETARG_POINTER(2);
+	call->var_relid = PG_GETARG_INT32(3);
+	return list_length(call->args) == 2;
+}
+
+} // namespace
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_circle_sel);
+	PG_FUNCTION_INFO_V1(geoidx_in_array_sel);
+}
+
+/*
+ * Estimate col <@ array (its RESTRICT) as PostgreSQL estimates col = ANY(array),
+ * the condition it stands for.
+ */
+extern "C" Datum
+geoidx_in_array_sel(PG_FUNCTION_ARGS)
+{
+	RestrictCall call;
+	if (!read_restrict_call(fcinfo, &call))
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	TypeCacheEntry *tc =
+		lookup_type_cache(exprType((Node *) linitial(call.args)), TYPECACHE_EQ_OPR);
+	if (!OidIsValid(tc->eq_opr))
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	ScalarArrayOpExpr *saop = makeNode(ScalarArrayOpExpr);
+	saop->opno = tc->eq_opr;
+	saop->opfuncid = get_opcode(tc->eq_opr);
+	saop->useOr = true;
+	saop->inputcollid = PG_GET_COLLATION();
+	saop->args = call.args;
+	saop->location = -1;
+	PG_RETURN_FLOAT8(scalararraysel(call.root, saop, false, call.var_relid, JOIN_INNER, NULL));
+}
+
+/* Estimate pos <@ circle (its RESTRICT): (root, operator, args = [column, circle], varRelid). */
+extern "C" Datum
+geoidx_circle_sel(PG_FUNCTION_ARGS)
+{
+	RestrictCall call;
+	if (!read_restrict_call(fcinfo, &call))
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	Node *column = (Node *) linitial(call.args);
+	Node *circle = estimate_expression_value(call.root, (Node *) lsecond(call.args));
+	if (!IsA(circle, Const) || IsA(column, Const))
+	{
+		/* a circle of parameters: at least its kind is known from the function that makes it */
+		bool outer = false;
+		if (IsA(circle, FuncExpr))
+		{
+			const GeoidxCatalog &o = geoidx_catalog();
+			FuncExpr *f = (FuncExpr *) circle;
+			for (int g = 0; g < 2; g++)
+			{
+				if (f->funcid == o.circle_outside_fn[g])
+					outer = true;
+				else if (f->funcid == o.circle_distance_fn[g] && list_length(f->args) == 3 &&
+						 IsA(lsecond(f->args), Const) && !((Const *) lsecond(f->args))->constisnull)
+				{
+					char *op = TextDatumGetCString(((Const *) lsecond(f->args))->constvalue);
+					outer = op[0] == '>';
+				}
+			}
+		}
+		PG_RETURN_FLOAT8(geoidx::unknown_region_share(outer));
+	}
+	if (((Const *) circle)->constisnull)
+		PG_RETURN_FLOAT8(0.0);
+
+	const GeoidxCircle *c = (const GeoidxCircle *) DatumGetPointer(((Const *) circle)->constvalue);
+	geoidx::LonLat ll = {c->lon, c->lat};
+	if (c->mode < 0 || c->mode >= geoidx::kRegionModes)
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	PG_RETURN_FLOAT8(region_selectivity(call.root, column, ll, c->radius, c->use_spheroid != 0,
+										(geoidx::RegionMode) c->mode, call.var_relid));
+}
