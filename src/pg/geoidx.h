@@ -278,7 +278,13 @@ extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
 							  geoidx::Vec3 *v);
 extern bool geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll);
-extern geoidx::LonLat geoidx_entry_lonlat(double x, double y);
+
+/* A leaf entry's stored coordinates as the geography cast leaves them (the core's rule). */
+static inline geoidx::LonLat
+geoidx_entry_lonlat(double x, double y)
+{
+	return geoidx::stored_lonlat(x, y);
+}
 
 /* page.cc: pages, buffers, WAL */
 extern void geoidx_init_page(Page page, uint16 flags, uint16 level);

@@ -159,22 +159,6 @@ geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
 	return true;
 }
 
-/* Return a leaf entry's stored coordinates as the geography cast leaves them. */
-geoidx::LonLat
-geoidx_entry_lonlat(double x, double y)
-{
-	/* (0, 0) for what only a corrupted entry can hold: NaN or infinite coordinates */
-	geoidx::LonLat ll = {0.0, 0.0};
-	if (x >= -180.0 && x <= 180.0 && y >= -90.0 && y <= 90.0)
-	{
-		ll.lon = x;
-		ll.lat = y;
-	}
-	else
-		(void) geoidx::normalize_like_geography(x, y, &ll);
-	return ll;
-}
-
 extern "C"
 {
 	PG_FUNCTION_INFO_V1(geoidx_geometry_decode);
