@@ -23,6 +23,7 @@ struct Extent
 	double xmax;
 };
 
+/* Return the lon/lat extent of the circle, its longitude span possibly past the antimeridian. */
 Extent
 circle_extent(LonLat center, double radius, bool use_spheroid)
 {
@@ -67,6 +68,7 @@ circle_extent(LonLat center, double radius, bool use_spheroid)
 	return e;
 }
 
+/* Return sin(hi) - sin(lo) of two latitudes in degrees, without cancellation. */
 double
 sin_difference(double lat_hi_deg, double lat_lo_deg)
 {
@@ -77,6 +79,7 @@ sin_difference(double lat_hi_deg, double lat_lo_deg)
 
 } // namespace
 
+/* Return a central angle beyond which nothing is within radius. */
 double
 far_central_angle(double radius, bool use_spheroid)
 {
@@ -89,6 +92,7 @@ far_central_angle(double radius, bool use_spheroid)
 	return std::min(M_PI, chord2_to_angle(t.reject_c2) * (1.0 + kRelSlack));
 }
 
+/* Return one degree box holding the circle (all longitudes when it crosses the antimeridian). */
 DegreeBox
 search_box(LonLat center, double radius, bool use_spheroid)
 {
@@ -101,6 +105,7 @@ search_box(LonLat center, double radius, bool use_spheroid)
 	return DegreeBox{e.xmin, e.ymin, e.xmax, e.ymax};
 }
 
+/* Split the circle's degree box at the antimeridian into one or two boxes. */
 int
 search_box_pieces(LonLat center, double radius, bool use_spheroid, DegreeBox out[2])
 {
@@ -121,6 +126,7 @@ search_box_pieces(LonLat center, double radius, bool use_spheroid, DegreeBox out
 	return 1;
 }
 
+/* Return the area of a degree box on the unit sphere, in steradians. */
 double
 box_area_sr(const DegreeBox &b)
 {
@@ -128,6 +134,7 @@ box_area_sr(const DegreeBox &b)
 	return width * std::max(0.0, sin_difference(b.ymax, b.ymin));
 }
 
+/* Return the area of a spherical cap of the given radius, in steradians. */
 double
 circle_area_sr(double radius)
 {
@@ -138,6 +145,7 @@ circle_area_sr(double radius)
 	return 4.0 * M_PI * s * s; /* 2 pi (1 - cos angle) */
 }
 
+/* Return the share of the boxes' area that the circle covers, in [0, 1]. */
 double
 circle_fraction(double radius, const DegreeBox *boxes, int nboxes)
 {

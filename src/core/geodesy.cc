@@ -16,6 +16,7 @@ constexpr double kInvMinDist = 1.0e8;
 /* lwgeom_nudge_geodetic snaps values this close to a bound onto the bound. */
 constexpr double kNudge = 1e-10;
 
+/* Return PROJ's WGS84 geodesic, initialised once. */
 const geod_geodesic &
 wgs84()
 {
@@ -28,6 +29,7 @@ wgs84()
 	return g;
 }
 
+/* Wrap a longitude in degrees into [-180, 180] as PostGIS does. */
 double
 longitude_degrees_normalize(double lon)
 {
@@ -46,6 +48,7 @@ longitude_degrees_normalize(double lon)
 	return lon;
 }
 
+/* Fold a latitude in degrees into [-90, 90] as PostGIS does. */
 double
 latitude_degrees_normalize(double lat)
 {
@@ -64,6 +67,7 @@ latitude_degrees_normalize(double lat)
 	return lat;
 }
 
+/* Wrap a longitude in radians into [-pi, pi] as PostGIS does. */
 double
 longitude_radians_normalize(double lon)
 {
@@ -84,6 +88,7 @@ longitude_radians_normalize(double lon)
 	return lon;
 }
 
+/* Fold a latitude in radians into [-pi/2, pi/2] as PostGIS does. */
 double
 latitude_radians_normalize(double lat)
 {
@@ -102,6 +107,7 @@ latitude_radians_normalize(double lat)
 	return lat;
 }
 
+/* Snap a value within kNudge of +-bound onto it, as lwgeom_nudge_geodetic does. */
 double
 nudge(double v, double bound)
 {
@@ -114,6 +120,7 @@ nudge(double v, double bound)
 
 } // namespace
 
+/* Apply the geometry->geography cast to one coordinate pair. */
 CoordCheck
 normalize_like_geography(double x, double y, LonLat *out)
 {
@@ -132,6 +139,7 @@ normalize_like_geography(double x, double y, LonLat *out)
 	return CoordCheck::in_range;
 }
 
+/* Convert degrees to PostGIS's normalised radians (geographic_point_init). */
 GeoPoint
 geographic_point(LonLat p)
 {
@@ -141,6 +149,7 @@ geographic_point(LonLat p)
 	return g;
 }
 
+/* Return PostGIS's sphere_distance: the central angle, atan2 form. */
 double
 sphere_central_angle(GeoPoint s, GeoPoint e)
 {
@@ -159,6 +168,7 @@ sphere_central_angle(GeoPoint s, GeoPoint e)
 	return std::atan2(a, b);
 }
 
+/* Return PostGIS's spheroid_distance: PROJ geod_inverse on WGS84, metres. */
 double
 spheroid_distance(GeoPoint a, GeoPoint b)
 {
@@ -171,6 +181,7 @@ spheroid_distance(GeoPoint a, GeoPoint b)
 	return s12;
 }
 
+/* Return ST_Distance on geography, rounded to 10 nm as PostGIS rounds it. */
 double
 st_distance(GeoPoint a, GeoPoint b, bool use_spheroid)
 {
@@ -179,6 +190,7 @@ st_distance(GeoPoint a, GeoPoint b, bool use_spheroid)
 	return std::round(d * kInvMinDist) / kInvMinDist;
 }
 
+/* Decide ST_DWithin on geography, the boundary included. */
 bool
 st_dwithin(GeoPoint a, GeoPoint b, double radius, bool use_spheroid)
 {

@@ -11,6 +11,7 @@ namespace
 
 constexpr uint32_t kOrder = 30;
 
+/* Map a unit-vector coordinate in [-1, 1] to a cell of the Hilbert grid. */
 uint32_t
 quantize(double t)
 {
@@ -24,6 +25,7 @@ quantize(double t)
 
 } // namespace
 
+/* Return the position of cell (x, y) along a Hilbert curve of the given order. */
 uint64_t
 hilbert_xy_to_d(uint32_t order, uint32_t x, uint32_t y)
 {
@@ -48,6 +50,7 @@ hilbert_xy_to_d(uint32_t order, uint32_t x, uint32_t y)
 	return d;
 }
 
+/* Return the cube face and Hilbert position of a unit vector as one sort key. */
 uint64_t
 hilbert_key(const Vec3 &v)
 {

@@ -92,6 +92,7 @@ refine(KnnSearch *s, SearchItem *item)
 
 } // namespace
 
+/* Start a search around centre with the given keys and callbacks. */
 void
 knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat centre)
 {
@@ -104,6 +105,7 @@ knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat c
 	s->refined = 0;
 }
 
+/* Put the root page on the frontier. */
 void
 knn_push_root(KnnSearch *s, uint32_t blk)
 {
@@ -117,6 +119,7 @@ knn_push_root(KnnSearch *s, uint32_t blk)
 	heap_push(&s->heap, root);
 }
 
+/* Return the lower bound of the distance to anything in box. */
 double
 knn_box_bound(const KnnSearch *s, const Box3 &box)
 {
@@ -125,6 +128,7 @@ knn_box_bound(const KnnSearch *s, const Box3 &box)
 	return metres_lower_bound(chord2_to_angle(min_chord2(box, s->q)), true);
 }
 
+/* Put a child page on the frontier, keyed by its box. */
 void
 knn_push_page(KnnSearch *s, const Box3 &box, uint32_t blk, int16_t level, uint64_t parent_lsn)
 {
@@ -139,6 +143,7 @@ knn_push_page(KnnSearch *s, const Box3 &box, uint32_t blk, int16_t level, uint64
 	heap_push(&s->heap, c);
 }
 
+/* Put the right sibling of a page that split under the scan on the frontier. */
 void
 knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level)
 {
@@ -149,6 +154,7 @@ knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t
 	heap_push(&s->heap, r);
 }
 
+/* Put a leaf chunk's matching entries on the frontier (small chunks as points). */
 void
 knn_add_chunk(KnnSearch *s, const SearchChunk &chunk, const Box3 &chunk_box, const SearchItem &page)
 {
@@ -172,6 +178,7 @@ knn_add_chunk(KnnSearch *s, const SearchChunk &chunk, const Box3 &chunk_box, con
 	heap_push(&s->heap, c);
 }
 
+/* Put a row with no point on the frontier, after every point. */
 void
 knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind)
 {
@@ -184,6 +191,7 @@ knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind)
 	heap_push(&s->heap, c);
 }
 
+/* Return the next row in distance order within limit, refining lazily. */
 bool
 knn_next(KnnSearch *s, double limit, SearchItem *out)
 {

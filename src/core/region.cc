@@ -8,6 +8,7 @@ namespace geoidx
 namespace
 {
 
+/* Tell whether the mode compares ST_Distance with a bound. */
 bool
 is_distance_mode(RegionMode m)
 {
@@ -42,6 +43,7 @@ compare(RegionMode m, double d, double r)
 	}
 }
 
+/* Return the verdict for the complement of a region. */
 Verdict
 complement(Verdict v)
 {
@@ -54,6 +56,7 @@ complement(Verdict v)
 
 } // namespace
 
+/* Prepare the test of one region key around centre. */
 RegionTest
 region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode, bool point_first)
 {
@@ -80,6 +83,7 @@ region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode, 
 	return t;
 }
 
+/* Judge a box against a region: inside, outside or maybe. */
 Verdict
 classify_region(const RegionTest &t, const Box3 &b)
 {
@@ -91,6 +95,7 @@ classify_region(const RegionTest &t, const Box3 &b)
 	return is_outer_mode(t.mode) ? complement(v) : v;
 }
 
+/* Decide exactly whether a stored point is in the region. */
 bool
 point_in_region(const RegionTest &t, LonLat p)
 {
@@ -102,6 +107,7 @@ point_in_region(const RegionTest &t, LonLat p)
 	return point_in_region_at(t, p, g, unit_vector(g));
 }
 
+/* Decide the same, with the point's radians and unit vector given. */
 bool
 point_in_region_at(const RegionTest &t, LonLat p, GeoPoint g, const Vec3 &v)
 {

@@ -3,6 +3,7 @@
 namespace geoidx
 {
 
+/* Summarise n region keys for the page visitor and the frontier. */
 SpatialKeys
 spatial_keys(const RegionTest *regions, int n)
 {
@@ -21,6 +22,7 @@ spatial_keys(const RegionTest *regions, int n)
 	return k;
 }
 
+/* Judge a box against every key. */
 Verdict
 spatial_classify(const SpatialKeys &k, const Box3 &box)
 {
@@ -36,6 +38,7 @@ spatial_classify(const SpatialKeys &k, const Box3 &box)
 	return all;
 }
 
+/* Decide exactly whether a stored point satisfies every key. */
 bool
 spatial_point_matches(const SpatialKeys &k, LonLat p)
 {
@@ -45,6 +48,7 @@ spatial_point_matches(const SpatialKeys &k, LonLat p)
 	return true;
 }
 
+/* Decide the same, with the point's radians and unit vector given. */
 bool
 spatial_point_matches_at(const SpatialKeys &k, LonLat p, GeoPoint g, const Vec3 &v)
 {
@@ -54,6 +58,7 @@ spatial_point_matches_at(const SpatialKeys &k, LonLat p, GeoPoint g, const Vec3 
 	return true;
 }
 
+/* Return a stored point as the geography cast leaves it. */
 LonLat
 stored_lonlat(double x, double y)
 {

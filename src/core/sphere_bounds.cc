@@ -34,12 +34,14 @@ constexpr double kChord2Slack = 1e-14;
 constexpr double kChord2Err = 4e-14;
 constexpr double kSqrtChord2Err = 2e-7;
 
+/* Return the factor the spheroid distance never falls below, times the sphere's. */
 double
 scale_low(bool use_spheroid)
 {
 	return use_spheroid ? kLowScale : (1.0 - kRel);
 }
 
+/* Return the factor the spheroid distance never exceeds, times the sphere's. */
 double
 scale_high(bool use_spheroid)
 {
@@ -48,6 +50,7 @@ scale_high(bool use_spheroid)
 
 } // namespace
 
+/* Return the unit vector of a point given in radians. */
 Vec3
 unit_vector(GeoPoint p)
 {
@@ -55,6 +58,7 @@ unit_vector(GeoPoint p)
 	return Vec3{cl * std::cos(p.lon), cl * std::sin(p.lon), std::sin(p.lat)};
 }
 
+/* Return the central angle whose squared chord is c2. */
 double
 chord2_to_angle(double c2)
 {
@@ -88,6 +92,7 @@ antipodal_angle_slack(double angle)
 
 } // namespace
 
+/* Return metres never more than the exact distance at this central angle. */
 double
 metres_lower_bound(double angle, bool use_spheroid)
 {
@@ -96,6 +101,7 @@ metres_lower_bound(double angle, bool use_spheroid)
 	return std::max(0.0, m);
 }
 
+/* Return metres never less than the exact distance at this central angle. */
 double
 metres_upper_bound(double angle, bool use_spheroid)
 {
@@ -119,6 +125,7 @@ angle_to_chord2(double angle)
 
 } // namespace
 
+/* Return metres never more than the distance between two latitudes. */
 double
 metres_lower_bound_dlat(double lat_a_deg, double lat_b_deg, bool use_spheroid)
 {
@@ -128,6 +135,7 @@ metres_lower_bound_dlat(double lat_a_deg, double lat_b_deg, bool use_spheroid)
 	return std::max(0.0, m);
 }
 
+/* Prepare the box and point tests of one radius query. */
 RadiusTest
 radius_test(GeoPoint center, double radius, bool use_spheroid)
 {
@@ -155,6 +163,7 @@ radius_test(GeoPoint center, double radius, bool use_spheroid)
 	return t;
 }
 
+/* Judge a box against a radius query: inside, outside or maybe. */
 Verdict
 classify_box(const RadiusTest &t, const Box3 &b)
 {
@@ -167,6 +176,7 @@ classify_box(const RadiusTest &t, const Box3 &b)
 	return Verdict::maybe;
 }
 
+/* Decide exactly whether a point is within the radius (ST_DWithin). */
 bool
 point_within(const RadiusTest &t, LonLat p)
 {
