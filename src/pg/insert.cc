@@ -25,6 +25,7 @@
  * them: a crash leaves at most a FOLLOW_RIGHT that scans follow and the next
  * insert that passes by finishes.
  */
+#include "choose.h"
 #include "split.h"
 
 #include "geoidx.h"
@@ -46,39 +47,6 @@ enum class Outcome
 	need_split_lock, /* leaf full, or an unfinished split on the way */
 	restart,         /* the page we were about to change was split under us */
 };
-
-/*
- * The entry to follow: one that covers v with the smallest margin, else the
- * least enlargement. With no point (a NULL or EMPTY row: v == NULL) every
- * entry covers it and the smallest margin wins, which leads such rows to the
- * pages that already hold them (their boxes are empty).
- */
-int
-choose_entry(Page page, const geoidx::Vec3 *v, bool *covers)
-{
-	GeoidxInternalEntry *e = GeoidxInternalEntries(page);
-	int n = GeoidxPageCount(page);
-	int best = -1;
-	double best_growth = 0.0, best_margin = 0.0;
-	bool best_covers = false;
-	for (int i = 0; i < n; i++)
-	{
-		bool c = v == NULL || geoidx::box_contains(e[i].box, *v);
-		double growth = c ? 0.0 : geoidx::box_enlargement(e[i].box, *v);
-		double margin = geoidx::box_margin(e[i].box);
-		if (best < 0 || (c && !best_covers) ||
-			(c == best_covers &&
-			 (growth < best_growth || (growth == best_growth && margin < best_margin))))
-		{
-			best = i;
-			best_growth = growth;
-			best_margin = margin;
-			best_covers = c;
-		}
-	}
-	*covers = best_covers;
-	return best;
-}
 
 void
 enlarge_entry(Relation index, Buffer buf, int i, const geoidx::Vec3 &v)
@@ -192,7 +160,9 @@ descend_and_insert(Relation index, const NewEntry &ne, PathStep *path, int *dept
 		}
 
 		bool covers;
-		int i = choose_entry(page, v, &covers);
+		int i =
+			geoidx::choose_entry(&GeoidxInternalEntries(page)[0].box, sizeof(GeoidxInternalEntry),
+								 GeoidxPageCount(page), v, &covers);
 		if (i < 0)
 		{
 			UnlockReleaseBuffer(buf);
@@ -319,25 +289,13 @@ distribute(const char *entries, const geoidx::Box3 *boxes, int n, int entry_size
 	const GeoidxLeafEntry *le = (const GeoidxLeafEntry *) entries;
 	if (src != NULL)
 	{
-		Size *prefix = (Size *) palloc(sizeof(Size) * (n + 1));
-		prefix[0] = 0;
+		size_t *bytes = (size_t *) palloc(sizeof(size_t) * n);
 		for (int k = 0; k < n; k++)
-			prefix[k + 1] = prefix[k] + leaf_entry_bytes(&le[order[k]], src);
-		const Size cap = GEOIDX_LEAF_SPACE;
-		auto fits = [&](size_t k) { return prefix[k] <= cap && prefix[n] - prefix[k] <= cap; };
-		if (!fits(left_count))
-		{
-			size_t best = 0;
-			for (size_t k = 1; k < (size_t) n; k++)
-				if (fits(k) &&
-					(best == 0 || (k > left_count ? k - left_count : left_count - k) <
-									  (best > left_count ? best - left_count : left_count - best)))
-					best = k;
-			if (best == 0)
-				elog(ERROR, "geoidx: no split of %d entries fits on two pages", n);
-			left_count = best;
-		}
-		pfree(prefix);
+			bytes[k] = leaf_entry_bytes(&le[order[k]], src);
+		left_count = geoidx::fitting_cut(bytes, n, GEOIDX_LEAF_SPACE, left_count);
+		if (left_count == 0)
+			elog(ERROR, "geoidx: no split of %d entries fits on two pages", n);
+		pfree(bytes);
 	}
 
 	char *l = (char *) left + GEOIDX_ENTRIES_OFFSET;
