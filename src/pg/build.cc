@@ -220,10 +220,7 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 		e.y = DatumGetFloat8(slot_getattr(state->slot, kYAtt, &isnull));
 		geoidx::Vec3 v;
 		if (GeoidxEntryIsPoint(&e))
-		{
 			v = geoidx_entry_vector(&e);
-			geoidx::box_extend(GeoidxPageGetBox(pending), v);
-		}
 		geoidx_leaf_append(pending, &e, payload, payload_size, GeoidxEntryIsPoint(&e) ? &v : NULL);
 		have_pending = true;
 		if (++done % 10000 == 0)
@@ -261,15 +258,8 @@ write_upper_levels(Relation index, Level below, Page root, int per_internal)
 			if (below.n - end == 1 && end - start < GEOIDX_INTERNAL_CAPACITY)
 				end = below.n;
 			geoidx_init_page(page, 0, level);
-			GeoidxInternalEntry *e = GeoidxInternalEntries(page);
 			for (int64 k = start; k < end; k++)
-			{
-				e[k - start].child = below.blocks[k];
-				e[k - start].unused = 0;
-				e[k - start].box = below.boxes[k];
-			}
-			GeoidxPageSetCount(page, (int) (end - start));
-			geoidx_recompute_box(page);
+				geoidx_internal_append(page, below.blocks[k], below.boxes[k]);
 			level_add(&above, write_page(index, page, InvalidBlockNumber), *GeoidxPageGetBox(page));
 			start = end;
 			CHECK_FOR_INTERRUPTS();
@@ -281,15 +271,8 @@ write_upper_levels(Relation index, Level below, Page root, int per_internal)
 	}
 
 	geoidx_init_page(root, 0, level);
-	GeoidxInternalEntry *e = GeoidxInternalEntries(root);
 	for (int64 k = 0; k < below.n; k++)
-	{
-		e[k].child = below.blocks[k];
-		e[k].unused = 0;
-		e[k].box = below.boxes[k];
-	}
-	GeoidxPageSetCount(root, (int) below.n);
-	geoidx_recompute_box(root);
+		geoidx_internal_append(root, below.blocks[k], below.boxes[k]);
 }
 
 } // namespace
@@ -384,8 +367,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	ExecDropSingleTupleTableSlot(vslot);
 	MemoryContextDelete(state.tmpcxt);
 
-	if (RelationNeedsWAL(index))
-		log_newpage_range(index, MAIN_FORKNUM, 0, RelationGetNumberOfBlocks(index), true);
+	geoidx_log_build(index);
 
 	IndexBuildResult *result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
 	result->heap_tuples = reltuples;
@@ -403,16 +385,9 @@ geoidx_buildempty(Relation index)
 	Page page = buf.data;
 
 	geoidx_init_metapage(page);
-	PageSetChecksumInplace(page, GEOIDX_METAPAGE_BLKNO);
-	smgrextend(RelationGetSmgr(index), INIT_FORKNUM, GEOIDX_METAPAGE_BLKNO, page, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM, GEOIDX_METAPAGE_BLKNO,
-				page, true);
-
+	geoidx_log_init_fork_page(index, GEOIDX_METAPAGE_BLKNO, page);
 	geoidx_init_page(page, GEOIDX_F_LEAF, 0);
-	PageSetChecksumInplace(page, GEOIDX_ROOT_BLKNO);
-	smgrextend(RelationGetSmgr(index), INIT_FORKNUM, GEOIDX_ROOT_BLKNO, page, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM, GEOIDX_ROOT_BLKNO, page,
-				true);
+	geoidx_log_init_fork_page(index, GEOIDX_ROOT_BLKNO, page);
 
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 }
