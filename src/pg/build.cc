@@ -17,6 +17,8 @@
  */
 #include "hilbert.h"
 
+#include <type_traits>
+
 #include "geoidx.h"
 
 extern "C"
@@ -39,6 +41,8 @@ struct BuildState
 	double indtuples;
 	MemoryContext tmpcxt;
 };
+static_assert(std::is_trivially_destructible_v<BuildState>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
 /* Positions in the sort tuple. */
 enum
@@ -52,18 +56,21 @@ enum
 	kNatts = kPayloadAtt
 };
 
+/* Pack a TID into an int8 sort column (block, then offset: TID order). */
 int64
 tid_to_int64(ItemPointer tid)
 {
 	return ((int64) ItemPointerGetBlockNumber(tid) << 16) | ItemPointerGetOffsetNumber(tid);
 }
 
+/* Unpack a TID from its int8 sort column. */
 void
 int64_to_tid(int64 v, ItemPointer tid)
 {
 	ItemPointerSet(tid, (BlockNumber) (v >> 16), (OffsetNumber) (v & 0xFFFF));
 }
 
+/* Feed one heap row to the sort: Hilbert key, TID, coordinates, kind, payload. */
 void
 build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
 			   void *state_)
@@ -124,7 +131,10 @@ struct Level
 	int64 n;
 	int64 cap;
 };
+static_assert(std::is_trivially_destructible_v<Level>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
+/* Remember a finished page of a level (huge allocations: a level may exceed 1 GB of entries). */
 void
 level_add(Level *l, BlockNumber blk, const geoidx::Box3 &box)
 {
@@ -145,7 +155,7 @@ level_add(Level *l, BlockNumber blk, const geoidx::Box3 &box)
 	l->n++;
 }
 
-/* Writes page to block blk, or to a new block at the end when blk is invalid. */
+/* Write page to block blk, or to a new block at the end when blk is invalid. */
 BlockNumber
 write_page(Relation index, Page page, BlockNumber blk)
 {
@@ -159,6 +169,7 @@ write_page(Relation index, Page page, BlockNumber blk)
 	return result;
 }
 
+/* Read the fillfactor reloption. */
 int
 build_fillfactor(Relation index)
 {
@@ -166,6 +177,7 @@ build_fillfactor(Relation index)
 	return opts ? opts->fillfactor : GEOIDX_DEFAULT_FILLFACTOR;
 }
 
+/* Count the entries a page gets at a fillfactor, at least two so that every level shrinks. */
 int
 fill_of(int capacity, int fillfactor)
 {
@@ -174,7 +186,7 @@ fill_of(int capacity, int fillfactor)
 }
 
 /*
- * Writes the leaves from the sorted stream; returns the level of leaves. If
+ * Write the leaves from the sorted stream; returns the level of leaves. If
  * everything fits in one leaf, that leaf is the root and the level is empty.
  */
 Level
@@ -239,7 +251,7 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 	return leaves;
 }
 
-/* Packs one level into pages of the level above; the last one left becomes the root. */
+/* Pack one level into pages of the level above; the last one left becomes the root. */
 void
 write_upper_levels(Relation index, Level below, Page root, int per_internal)
 {
@@ -278,7 +290,7 @@ write_upper_levels(Relation index, Level below, Page root, int per_internal)
 } // namespace
 
 /*
- * The point must be the first column, and only the first: the search keys on
+ * Check that the point is the first column, and only the first: the search keys on
  * it, and ORDER BY <~> orders by it. Other key columns are filters (geoidx's
  * scalar operator classes), INCLUDE columns anything.
  */
@@ -301,6 +313,7 @@ geoidx_check_columns(Relation index)
 	}
 }
 
+/* Build the index from the table (ambuild): sort, then pack bottom-up. */
 IndexBuildResult *
 geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 {
@@ -375,8 +388,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	return result;
 }
 
-/* The init fork of an UNLOGGED index: a metapage and an empty root leaf, written and synced by
- * hand. */
+/* Write the init fork of an UNLOGGED index (ambuildempty): a metapage and an empty root leaf. */
 void
 geoidx_buildempty(Relation index)
 {

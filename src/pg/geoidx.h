@@ -282,6 +282,7 @@ extern void geoidx_init_metapage(Page page);
 extern void geoidx_corrupted(Relation index, BlockNumber blk, const char *detail_fmt, ...)
 	pg_attribute_printf(3, 4) pg_attribute_noreturn();
 extern void geoidx_check_page(Relation index, Buffer buf, Page page);
+extern Page geoidx_locked_page(Relation index, Buffer buf);
 extern void geoidx_check_metapage(Relation index);
 extern Buffer geoidx_new_buffer(Relation index);
 /* internal pages (page.cc) */

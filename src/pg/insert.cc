@@ -19,6 +19,8 @@
  */
 #include "choose.h"
 
+#include <type_traits>
+
 #include "geoidx.h"
 
 namespace
@@ -39,15 +41,10 @@ struct NewEntry
 	const char *payload; /* NULL: none */
 	Size payload_size;
 };
-
-/* Read-check a page the caller has locked. */
-Page
-read_locked(Relation index, Buffer buf)
-{
-	Page page = BufferGetPage(buf);
-	geoidx_check_page(index, buf, page);
-	return page;
-}
+static_assert(std::is_trivially_destructible_v<GeoidxPathStep>,
+			  "lives on the stack across ereport: no destructor");
+static_assert(std::is_trivially_destructible_v<NewEntry>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
 /*
  * Descend once and, if the leaf has room, insert. With path != NULL the
@@ -71,7 +68,7 @@ descend_and_insert(Relation index, const NewEntry &ne, GeoidxPathStep *path, int
 	for (;;)
 	{
 		CHECK_FOR_INTERRUPTS();
-		Page page = read_locked(index, buf);
+		Page page = geoidx_locked_page(index, buf);
 		GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
 
 		if (have_expected_level && op->level != expected_level)
@@ -136,7 +133,7 @@ descend_and_insert(Relation index, const NewEntry &ne, GeoidxPathStep *path, int
 				LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 				LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 				exclusive = true;
-				page = read_locked(index, buf);
+				page = geoidx_locked_page(index, buf);
 				op = GeoidxPageGetOpaque(page);
 				bool split_meanwhile = (op->flags & GEOIDX_F_FOLLOW_RIGHT) || op->level != level ||
 									   (blk != GEOIDX_ROOT_BLKNO && op->nsn != InvalidXLogRecPtr &&
@@ -211,7 +208,7 @@ insert_with_split_lock(Relation index, const NewEntry &ne)
 			/* a split a crash interrupted: give its right sibling a downlink */
 			Buffer buf = ReadBuffer(index, unfinished);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			Page page = read_locked(index, buf);
+			Page page = geoidx_locked_page(index, buf);
 			BlockNumber right = GeoidxPageGetOpaque(page)->rightlink;
 			bool still = (GeoidxPageGetOpaque(page)->flags & GEOIDX_F_FOLLOW_RIGHT) != 0;
 			UnlockReleaseBuffer(buf);

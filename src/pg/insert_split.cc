@@ -22,19 +22,15 @@
  */
 #include "split.h"
 
+#include <type_traits>
+
 #include "geoidx.h"
 
 namespace
 {
 
-/* Read-check a page the caller has locked. */
-Page
-read_locked(Relation index, Buffer buf)
-{
-	Page page = BufferGetPage(buf);
-	geoidx_check_page(index, buf, page);
-	return page;
-}
+static_assert(std::is_trivially_destructible_v<GeoidxSplitEntries>,
+			  "lives on the stack across ereport: no destructor");
 
 /* Collect the boxes of a page's entries for choose_split (a point's box is the point). */
 geoidx::Box3 *
@@ -173,15 +169,15 @@ geoidx_finish_split(Relation index, GeoidxPathStep *path, int d, BlockNumber lef
 		BlockNumber pblk = path[d].blk;
 		Buffer pbuf = ReadBuffer(index, pblk);
 		LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
-		Page ppage = read_locked(index, pbuf);
+		Page ppage = geoidx_locked_page(index, pbuf);
 		int i = find_downlink(index, ppage, pblk, path[d].entry, left);
 
 		Buffer lbuf = ReadBuffer(index, left);
 		LockBuffer(lbuf, BUFFER_LOCK_EXCLUSIVE);
-		Page lpage = read_locked(index, lbuf);
+		Page lpage = geoidx_locked_page(index, lbuf);
 		Buffer rbuf = ReadBuffer(index, right);
 		LockBuffer(rbuf, BUFFER_LOCK_SHARE);
-		Page rpage = read_locked(index, rbuf);
+		Page rpage = geoidx_locked_page(index, rbuf);
 		check_unfinished(index, ppage, left, lpage, right, rpage);
 		geoidx::Box3 lbox = *GeoidxPageGetBox(lpage);
 		geoidx::Box3 rbox = *GeoidxPageGetBox(rpage);
@@ -232,7 +228,7 @@ geoidx_split_leaf(Relation index, BlockNumber blk, GeoidxPathStep *path, int dep
 {
 	Buffer buf = ReadBuffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	Page page = read_locked(index, buf);
+	Page page = geoidx_locked_page(index, buf);
 	int n = GeoidxPageCount(page);
 	if (!GeoidxPageIsLeaf(page) || geoidx_leaf_fits(page, payload_size) || n < 2 ||
 		(GeoidxPageGetOpaque(page)->flags & GEOIDX_F_FOLLOW_RIGHT))

@@ -194,6 +194,15 @@ geoidx_check_page(Relation index, Buffer buf, Page page)
 		corrupted(index, blk, "the root has a right sibling");
 }
 
+/* Return the page of a buffer the caller has locked, checked as every page geoidx reads. */
+Page
+geoidx_locked_page(Relation index, Buffer buf)
+{
+	Page page = BufferGetPage(buf);
+	geoidx_check_page(index, buf, page);
+	return page;
+}
+
 /* Refuse an index whose metapage is not geoidx's or is of another format version. */
 void
 geoidx_check_metapage(Relation index)

@@ -13,6 +13,8 @@
  * what keeps VACUUM from ever moving an entry, and keeps the index from growing
  * under a workload that deletes as much as it inserts (README: page reuse).
  */
+#include <type_traits>
+
 #include "geoidx.h"
 
 namespace
@@ -24,6 +26,8 @@ struct Counts
 	double removed;
 	BlockNumber pages;
 };
+static_assert(std::is_trivially_destructible_v<Counts>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
 /* Remove a leaf's dead entries (when callback is given); return how many are left. */
 int
