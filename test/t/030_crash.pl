@@ -20,7 +20,7 @@
 # After each restart: geoidx_stats (unfinished splits are counted),
 # geoidx_verify, radius (index and bitmap scans) and k-NN answers compared
 # with PostGIS by a sequential scan, and VACUUM; unfinished splits must be
-# finished by the inserts that pass by. 14 cycles, 140 with GEOIDX_SOAK=1 (or
+# finished by the inserts that pass by. 20 cycles, 200 with GEOIDX_SOAK=1 (or
 # GEOIDX_CRASH_CYCLES=<n>); GEOIDX_SEED=<n> repeats a run's random choices
 # (not their timing).
 use strict;
@@ -35,7 +35,7 @@ use IPC::Run;
 use Time::HiRes qw(time sleep);
 
 my $t0 = time;
-my $cycles = $ENV{GEOIDX_CRASH_CYCLES} // (soak() ? 140 : 14);
+my $cycles = $ENV{GEOIDX_CRASH_CYCLES} // (soak() ? 200 : 20);
 my $seed = $ENV{GEOIDX_SEED} // int(time * 1000) % 1000000;
 srand($seed);
 diag("crash: $cycles cycles, GEOIDX_SEED=$seed");
@@ -173,8 +173,9 @@ my ($queries, $rows) = (0, 0);
 # records of a leaf split and of an internal (level 1) split, both root splits
 # (of a leaf root and of an internal root), an insert's append and its entry
 # enlargement, and VACUUM's compaction of a leaf. The table's index carries a
-# 1.5 kB payload per row (INCLUDE), so that five entries fill a leaf and a few
-# hundred rows build every shape; its data lie around (10, 10).
+# 1,472-byte payload per row (INCLUDE), so that five entries fill a leaf, in the
+# build as in inserts, and a few hundred rows build every shape; its data lie
+# around (10, 10).
 #
 # After each crash: the recovery replayed consistently, geoidx_stats counts
 # the unfinished splits the point must leave (one after a split's first
@@ -183,7 +184,7 @@ my ($queries, $rows) = (0, 0);
 # a sequential scan, and for an unfinished split the next insert that passes
 # by finishes it. A point that is never reached fails the test.
 my $fp_pad = q{(SELECT decode(string_agg(md5(random()::text || i::text || g::text), ''), 'hex')
-	FROM generate_series(1, 94) i)};
+	FROM generate_series(1, 92) i)};
 sub fp_rows
 {
 	my ($n, $lon, $lat, $spread) = @_;
@@ -223,6 +224,8 @@ sub crash_at_fault_point
 	}
 	ok(defined $pid, "fault point $point: a backend reached it and logged its pid")
 	  or diag("the statement ended or timed out first: $err");
+	# not reached: what the statement committed counts
+	$fp_rows = $node->safe_psql('postgres', 'SELECT count(*) FROM fp') unless defined $pid;
 	if (defined $pid)
 	{
 		kill 'KILL', $pid;
@@ -304,8 +307,12 @@ for my $f (@fault_points)
 		$node->safe_psql('postgres', $setup);
 		$fp_rows = $node->safe_psql('postgres', 'SELECT count(*) FROM fp');
 	}
-	ok($shape_ok->(geoidx_shape($node, 'fp_pos_idx')), "fault point $point: the index has the shape that reaches it")
-	  if $shape_ok;
+	if ($shape_ok)
+	{
+		my $before = geoidx_shape($node, 'fp_pos_idx');
+		ok($shape_ok->($before), "fault point $point: the index has the shape that reaches it")
+		  or diag(join(', ', map { "$_ $before->{$_}" } sort keys %$before));
+	}
 	crash_at_fault_point($point, $sql);
 	my $shape = check_after_fault($point, $want_incomplete);
 	finish_by_insert($point) if $want_incomplete;
