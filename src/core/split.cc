@@ -6,6 +6,7 @@
 namespace geoidx
 {
 
+/* Cut a full page's entries in two along the axis they spread most on. */
 void
 choose_split(const Box3 *boxes, size_t n, size_t min_fill, size_t *order, size_t *left_count,
 			 Box3 *prefix, double *keys)
@@ -63,6 +64,36 @@ choose_split(const Box3 *boxes, size_t n, size_t min_fill, size_t *order, size_t
 		}
 	}
 	*left_count = best;
+}
+
+/* Move a split's cut to the nearest one where both halves fit in bytes. */
+size_t
+fitting_cut(const size_t *bytes, size_t n, size_t capacity, size_t preferred)
+{
+	size_t total = 0, left = 0;
+	for (size_t k = 0; k < n; k++)
+	{
+		total += bytes[k];
+		if (k < preferred)
+			left += bytes[k];
+	}
+	if (preferred <= n && left <= capacity && total - left <= capacity)
+		return preferred;
+	size_t best = 0, best_distance = 0;
+	left = 0;
+	for (size_t k = 1; k < n; k++)
+	{
+		left += bytes[k - 1];
+		if (left > capacity || total - left > capacity)
+			continue;
+		size_t distance = k > preferred ? k - preferred : preferred - k;
+		if (best == 0 || distance < best_distance)
+		{
+			best = k;
+			best_distance = distance;
+		}
+	}
+	return best;
 }
 
 } // namespace geoidx

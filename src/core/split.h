@@ -24,4 +24,15 @@ namespace geoidx
 void choose_split(const Box3 *boxes, size_t n, size_t min_fill, size_t *order, size_t *left_count,
 				  Box3 *scratch_boxes, double *scratch_keys);
 
+/*
+ * Where to cut entries of the given sizes (bytes[k]: the k-th entry in the
+ * split order, payload included) so that each side fits in capacity bytes:
+ * preferred itself when both sides fit there, else the cut k in [1, n) that
+ * fits and lies nearest to preferred (the smaller one of two equally near).
+ * Returns 0 when no cut fits. One exists whenever no entry exceeds m bytes
+ * and all of them together take at most 2 * capacity - m: the last cut whose
+ * left side fits leaves less than capacity on the right.
+ */
+size_t fitting_cut(const size_t *bytes, size_t n, size_t capacity, size_t preferred);
+
 } // namespace geoidx

@@ -17,6 +17,8 @@
  */
 #include "hilbert.h"
 
+#include <type_traits>
+
 #include "geoidx.h"
 
 extern "C"
@@ -39,6 +41,8 @@ struct BuildState
 	double indtuples;
 	MemoryContext tmpcxt;
 };
+static_assert(std::is_trivially_destructible_v<BuildState>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
 /* Positions in the sort tuple. */
 enum
@@ -52,18 +56,21 @@ enum
 	kNatts = kPayloadAtt
 };
 
+/* Pack a TID into an int8 sort column (block, then offset: TID order). */
 int64
 tid_to_int64(ItemPointer tid)
 {
 	return ((int64) ItemPointerGetBlockNumber(tid) << 16) | ItemPointerGetOffsetNumber(tid);
 }
 
+/* Unpack a TID from its int8 sort column. */
 void
 int64_to_tid(int64 v, ItemPointer tid)
 {
 	ItemPointerSet(tid, (BlockNumber) (v >> 16), (OffsetNumber) (v & 0xFFFF));
 }
 
+/* Feed one heap row to the sort: Hilbert key, TID, coordinates, kind, payload. */
 void
 build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
 			   void *state_)
@@ -124,7 +131,10 @@ struct Level
 	int64 n;
 	int64 cap;
 };
+static_assert(std::is_trivially_destructible_v<Level>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
+/* Remember a finished page of a level (huge allocations: a level may exceed 1 GB of entries). */
 void
 level_add(Level *l, BlockNumber blk, const geoidx::Box3 &box)
 {
@@ -145,7 +155,7 @@ level_add(Level *l, BlockNumber blk, const geoidx::Box3 &box)
 	l->n++;
 }
 
-/* Writes page to block blk, or to a new block at the end when blk is invalid. */
+/* Write page to block blk, or to a new block at the end when blk is invalid. */
 BlockNumber
 write_page(Relation index, Page page, BlockNumber blk)
 {
@@ -159,6 +169,7 @@ write_page(Relation index, Page page, BlockNumber blk)
 	return result;
 }
 
+/* Read the fillfactor reloption. */
 int
 build_fillfactor(Relation index)
 {
@@ -166,6 +177,7 @@ build_fillfactor(Relation index)
 	return opts ? opts->fillfactor : GEOIDX_DEFAULT_FILLFACTOR;
 }
 
+/* Count the entries a page gets at a fillfactor, at least two so that every level shrinks. */
 int
 fill_of(int capacity, int fillfactor)
 {
@@ -174,7 +186,7 @@ fill_of(int capacity, int fillfactor)
 }
 
 /*
- * Writes the leaves from the sorted stream; returns the level of leaves. If
+ * Write the leaves from the sorted stream; returns the level of leaves. If
  * everything fits in one leaf, that leaf is the root and the level is empty.
  */
 Level
@@ -220,10 +232,7 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 		e.y = DatumGetFloat8(slot_getattr(state->slot, kYAtt, &isnull));
 		geoidx::Vec3 v;
 		if (GeoidxEntryIsPoint(&e))
-		{
 			v = geoidx_entry_vector(&e);
-			geoidx::box_extend(GeoidxPageGetBox(pending), v);
-		}
 		geoidx_leaf_append(pending, &e, payload, payload_size, GeoidxEntryIsPoint(&e) ? &v : NULL);
 		have_pending = true;
 		if (++done % 10000 == 0)
@@ -242,7 +251,7 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 	return leaves;
 }
 
-/* Packs one level into pages of the level above; the last one left becomes the root. */
+/* Pack one level into pages of the level above; the last one left becomes the root. */
 void
 write_upper_levels(Relation index, Level below, Page root, int per_internal)
 {
@@ -261,15 +270,8 @@ write_upper_levels(Relation index, Level below, Page root, int per_internal)
 			if (below.n - end == 1 && end - start < GEOIDX_INTERNAL_CAPACITY)
 				end = below.n;
 			geoidx_init_page(page, 0, level);
-			GeoidxInternalEntry *e = GeoidxInternalEntries(page);
 			for (int64 k = start; k < end; k++)
-			{
-				e[k - start].child = below.blocks[k];
-				e[k - start].unused = 0;
-				e[k - start].box = below.boxes[k];
-			}
-			GeoidxPageSetCount(page, (int) (end - start));
-			geoidx_recompute_box(page);
+				geoidx_internal_append(page, below.blocks[k], below.boxes[k]);
 			level_add(&above, write_page(index, page, InvalidBlockNumber), *GeoidxPageGetBox(page));
 			start = end;
 			CHECK_FOR_INTERRUPTS();
@@ -281,21 +283,14 @@ write_upper_levels(Relation index, Level below, Page root, int per_internal)
 	}
 
 	geoidx_init_page(root, 0, level);
-	GeoidxInternalEntry *e = GeoidxInternalEntries(root);
 	for (int64 k = 0; k < below.n; k++)
-	{
-		e[k].child = below.blocks[k];
-		e[k].unused = 0;
-		e[k].box = below.boxes[k];
-	}
-	GeoidxPageSetCount(root, (int) below.n);
-	geoidx_recompute_box(root);
+		geoidx_internal_append(root, below.blocks[k], below.boxes[k]);
 }
 
 } // namespace
 
 /*
- * The point must be the first column, and only the first: the search keys on
+ * Check that the point is the first column, and only the first: the search keys on
  * it, and ORDER BY <~> orders by it. Other key columns are filters (geoidx's
  * scalar operator classes), INCLUDE columns anything.
  */
@@ -318,6 +313,7 @@ geoidx_check_columns(Relation index)
 	}
 }
 
+/* Build the index from the table (ambuild): sort, then pack bottom-up. */
 IndexBuildResult *
 geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 {
@@ -384,8 +380,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	ExecDropSingleTupleTableSlot(vslot);
 	MemoryContextDelete(state.tmpcxt);
 
-	if (RelationNeedsWAL(index))
-		log_newpage_range(index, MAIN_FORKNUM, 0, RelationGetNumberOfBlocks(index), true);
+	geoidx_log_build(index);
 
 	IndexBuildResult *result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
 	result->heap_tuples = reltuples;
@@ -393,8 +388,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	return result;
 }
 
-/* The init fork of an UNLOGGED index: a metapage and an empty root leaf, written and synced by
- * hand. */
+/* Write the init fork of an UNLOGGED index (ambuildempty): a metapage and an empty root leaf. */
 void
 geoidx_buildempty(Relation index)
 {
@@ -403,16 +397,9 @@ geoidx_buildempty(Relation index)
 	Page page = buf.data;
 
 	geoidx_init_metapage(page);
-	PageSetChecksumInplace(page, GEOIDX_METAPAGE_BLKNO);
-	smgrextend(RelationGetSmgr(index), INIT_FORKNUM, GEOIDX_METAPAGE_BLKNO, page, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM, GEOIDX_METAPAGE_BLKNO,
-				page, true);
-
+	geoidx_log_init_fork_page(index, GEOIDX_METAPAGE_BLKNO, page);
 	geoidx_init_page(page, GEOIDX_F_LEAF, 0);
-	PageSetChecksumInplace(page, GEOIDX_ROOT_BLKNO);
-	smgrextend(RelationGetSmgr(index), INIT_FORKNUM, GEOIDX_ROOT_BLKNO, page, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM, GEOIDX_ROOT_BLKNO, page,
-				true);
+	geoidx_log_init_fork_page(index, GEOIDX_ROOT_BLKNO, page);
 
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 }

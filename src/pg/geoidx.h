@@ -286,18 +286,45 @@ geoidx_entry_lonlat(double x, double y)
 	return geoidx::stored_lonlat(x, y);
 }
 
-/* page.cc: pages, buffers, WAL */
+/* page.cc: the one writer of page contents; page checks; new pages */
 extern void geoidx_init_page(Page page, uint16 flags, uint16 level);
 extern void geoidx_init_metapage(Page page);
 extern void geoidx_corrupted(Relation index, BlockNumber blk, const char *detail_fmt, ...)
 	pg_attribute_printf(3, 4) pg_attribute_noreturn();
 extern void geoidx_check_page(Relation index, Buffer buf, Page page);
+extern Page geoidx_locked_page(Relation index, Buffer buf);
 extern void geoidx_check_metapage(Relation index);
 extern Buffer geoidx_new_buffer(Relation index);
-extern XLogRecPtr geoidx_finish(Relation index, GenericXLogState *state, Buffer *bufs, int nbufs);
-extern XLogRecPtr geoidx_current_lsn(Relation index);
-extern XLogRecPtr geoidx_page_lsn(Relation index, Buffer buf);
-extern void geoidx_recompute_box(Page page);
+/* internal pages (page.cc) */
+extern void geoidx_internal_append(Page page, BlockNumber child, const geoidx::Box3 &box);
+extern void geoidx_internal_set(Page page, int i, BlockNumber child, const geoidx::Box3 &box);
+extern void geoidx_internal_enlarge(Page page, int i, const geoidx::Vec3 &v);
+extern GeoidxInternalEntry *geoidx_internal_with_downlink(Page page, int i,
+														  const geoidx::Box3 &lbox,
+														  BlockNumber right,
+														  const geoidx::Box3 &rbox, int *nentries);
+
+/*
+ * A split's entries (page.cc fills the two pages, wal.cc logs it): n entries
+ * as the page holds them, leaf or internal, their boxes (a leaf entry's: its
+ * point, or empty for a NULL or EMPTY row), the split order and how many of it
+ * go left; for a leaf, a copy of the page for the payloads (src).
+ */
+typedef struct GeoidxSplitEntries
+{
+	const char *entries;
+	const geoidx::Box3 *boxes;
+	int n;
+	const char *src; /* NULL for an internal page */
+	const size_t *order;
+	int left_count;
+} GeoidxSplitEntries;
+
+extern Size geoidx_leaf_entry_bytes(const GeoidxLeafEntry *e, const char *src);
+extern void geoidx_split_fill(Page left, Page right, const GeoidxSplitEntries *s);
+extern void geoidx_page_set_split(Page left, Page right, BlockNumber right_blk,
+								  BlockNumber old_right, XLogRecPtr old_nsn);
+extern void geoidx_page_end_split(Page page, XLogRecPtr nsn);
 /* leaves with payloads (page.cc) */
 extern bool geoidx_leaf_fits(Page page, Size payload_size);
 extern void geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
@@ -335,6 +362,69 @@ extern const char *geoidx_relname(Relation index);
 extern bool geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 						  Relation heap, IndexUniqueCheck checkUnique, bool indexUnchanged,
 						  IndexInfo *indexInfo);
+
+/*
+ * Tree descent paths (insert.cc records them under the split lock,
+ * insert_split.cc walks them back up).
+ */
+#define GEOIDX_MAX_DEPTH 32
+
+typedef struct GeoidxPathStep
+{
+	BlockNumber blk;
+	int entry; /* the entry followed to the next level, -1 on the leaf */
+} GeoidxPathStep;
+
+/* insert_split.cc: splits, and finishing the splits a crash interrupted */
+extern void geoidx_split_leaf(Relation index, BlockNumber blk, GeoidxPathStep *path, int depth,
+							  Size payload_size);
+extern void geoidx_finish_split(Relation index, GeoidxPathStep *path, int d, BlockNumber left,
+								BlockNumber right);
+
+/* wal.cc: one function per WAL record (README: Concurrency and WAL) */
+extern XLogRecPtr geoidx_current_lsn(Relation index);
+extern XLogRecPtr geoidx_page_lsn(Relation index, Buffer buf);
+extern void geoidx_log_leaf_append(Relation index, Buffer leaf, const GeoidxLeafEntry *entry,
+								   const char *payload, Size payload_size, const geoidx::Vec3 *v);
+extern void geoidx_log_entry_enlarge(Relation index, Buffer buf, int i, const geoidx::Vec3 &v);
+extern void geoidx_log_page_split(Relation index, Buffer buf, Buffer right,
+								  const GeoidxSplitEntries *s, Buffer child, XLogRecPtr child_nsn);
+extern void geoidx_log_root_split(Relation index, Buffer root, Buffer a, Buffer b,
+								  const GeoidxSplitEntries *s, Buffer child, XLogRecPtr child_nsn);
+extern void geoidx_log_downlink(Relation index, Buffer parent, int i, Buffer child,
+								const geoidx::Box3 &lbox, BlockNumber right,
+								const geoidx::Box3 &rbox, XLogRecPtr nsn);
+extern void geoidx_log_vacuum_leaf(Relation index, Buffer leaf, const bool *keep);
+extern void geoidx_log_build(Relation index);
+extern void geoidx_log_init_fork_page(Relation index, BlockNumber blk, Page page);
+
+/* fault.cc: test-only fault points after WAL records (geoidx.fault_point) */
+typedef enum GeoidxFault
+{
+	GEOIDX_FAULT_NONE = 0,
+	GEOIDX_FAULT_LEAF_APPEND,
+	GEOIDX_FAULT_ENTRY_ENLARGE,
+	GEOIDX_FAULT_PAGE_SPLIT_LEAF,
+	GEOIDX_FAULT_PAGE_SPLIT_INTERNAL,
+	GEOIDX_FAULT_DOWNLINK_LEAF,
+	GEOIDX_FAULT_DOWNLINK_INTERNAL,
+	GEOIDX_FAULT_ROOT_SPLIT_LEAF,
+	GEOIDX_FAULT_ROOT_SPLIT_INTERNAL,
+	GEOIDX_FAULT_VACUUM_LEAF,
+} GeoidxFault;
+
+extern int geoidx_fault_point;
+extern void geoidx_fault_init(void);
+extern void geoidx_fault_reached(Relation index, GeoidxFault fault, XLogRecPtr lsn)
+	pg_attribute_noreturn();
+
+/* Stop here if a test armed this fault point: one predictable branch per WAL record. */
+static inline void
+geoidx_fault(Relation index, GeoidxFault fault, XLogRecPtr lsn)
+{
+	if (unlikely(geoidx_fault_point == fault))
+		geoidx_fault_reached(index, fault, lsn);
+}
 
 /* build.cc */
 extern IndexBuildResult *geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo);

@@ -219,6 +219,7 @@ void
 _PG_init(void)
 {
 	geoidx_install_rewrite_hook();
+	geoidx_fault_init();
 	geoidx_relopt_kind = add_reloption_kind();
 	add_int_reloption(geoidx_relopt_kind, "fillfactor",
 					  "Packs every page to this percentage of its capacity when the index is built",

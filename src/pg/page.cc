@@ -1,15 +1,16 @@
 /*
- * Pages, buffers and WAL.
+ * Pages: the one writer of their contents.
  *
- * Every change to a page goes through generic WAL (GenericXLogStart /
- * RegisterBuffer / geoidx_finish). Generic WAL logs the byte ranges that
- * changed, and treats pd_lower..pd_upper as a hole, so an append to a leaf
- * logs one entry plus the page box.
+ * Every function that appends, removes or rewrites entries, leaf or internal,
+ * or changes a page's box, right-link, NSN or flags is here, as bloom's
+ * blutils.c is for bloom: the rest of geoidx reads pages through geoidx.h and
+ * changes them only through these, so that changing the page layout means
+ * geoidx.h and this file. None of them logs anything: each is called on the
+ * copy of a page that a WAL record of wal.cc has registered (or, in the bulk
+ * build, on a private page that is logged whole at the end).
  *
- * The concurrency protocol compares page LSNs with NSNs, so every page change
- * must advance the page LSN, also for UNLOGGED and TEMP indexes where generic
- * WAL writes nothing and sets no LSN: there geoidx_finish stamps a fake LSN
- * the way GiST does.
+ * Also here: the checks every reader applies to a page it reads, the one error
+ * for a corrupted page, and new pages at the end of the relation.
  */
 #include <cmath>
 #include <limits>
@@ -21,6 +22,7 @@ extern "C"
 #include "storage/checksum.h"
 }
 
+/* Initialise an empty leaf or internal page of the given level. */
 void
 geoidx_init_page(Page page, uint16 flags, uint16 level)
 {
@@ -47,7 +49,7 @@ geoidx_init_page(Page page, uint16 flags, uint16 level)
 	}
 }
 
-/* A chunk box as a box of doubles (an empty one stays empty). */
+/* Widen a chunk box to doubles (an empty one stays empty). */
 geoidx::Box3
 geoidx_chunk_box(const GeoidxChunkBox *c)
 {
@@ -60,7 +62,7 @@ geoidx_chunk_box(const GeoidxChunkBox *c)
 	return b;
 }
 
-/* Grows a chunk box to hold v, rounding outwards to float. */
+/* Grow a chunk box to hold v, rounding outwards so that the float box still holds it. */
 void
 geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Vec3 &v)
 {
@@ -77,13 +79,14 @@ geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Vec3 &v)
 	}
 }
 
-/* The unit vector of a point entry, as the search and the page boxes compute it. */
+/* Compute a point entry's unit vector exactly as the search and the page boxes do. */
 geoidx::Vec3
 geoidx_entry_vector(const GeoidxLeafEntry *e)
 {
 	return geoidx::unit_vector(geoidx::geographic_point(geoidx_entry_lonlat(e->x, e->y)));
 }
 
+/* Initialise the metapage: magic, format version and entry sizes for pg_filedump. */
 void
 geoidx_init_metapage(Page page)
 {
@@ -103,6 +106,7 @@ geoidx_init_metapage(Page page)
 	((PageHeader) page)->pd_lower = (LocationIndex) ((char *) (meta + 1) - (char *) page);
 }
 
+/* The index's name, for callers that must not see the relcache's layout. */
 const char *
 geoidx_relname(Relation index)
 {
@@ -110,7 +114,7 @@ geoidx_relname(Relation index)
 }
 
 /*
- * Raises the one error for a corrupted geoidx page: which index, which block,
+ * Raise the one error for a corrupted geoidx page: which index, which block,
  * what is wrong with it (detail_fmt), and that REINDEX repairs it. Every
  * corruption check of the glue ends here, so the message is spelled once.
  */
@@ -129,6 +133,7 @@ geoidx_corrupted(Relation index, BlockNumber blk, const char *detail_fmt, ...)
 	pg_unreachable();
 }
 
+/* Report a corrupted page with a fixed detail (no format string to check). */
 static void
 corrupted(Relation index, BlockNumber blk, const char *why)
 {
@@ -136,7 +141,7 @@ corrupted(Relation index, BlockNumber blk, const char *why)
 }
 
 /*
- * Cheap checks on every page geoidx reads, so that a garbage page is an error
+ * Check cheaply every page geoidx reads, so that a garbage page is an error
  * and not a crash or an endless loop.
  */
 void
@@ -189,6 +194,16 @@ geoidx_check_page(Relation index, Buffer buf, Page page)
 		corrupted(index, blk, "the root has a right sibling");
 }
 
+/* Return the page of a buffer the caller has locked, checked as every page geoidx reads. */
+Page
+geoidx_locked_page(Relation index, Buffer buf)
+{
+	Page page = BufferGetPage(buf);
+	geoidx_check_page(index, buf, page);
+	return page;
+}
+
+/* Refuse an index whose metapage is not geoidx's or is of another format version. */
 void
 geoidx_check_metapage(Relation index)
 {
@@ -209,7 +224,7 @@ geoidx_check_metapage(Relation index)
 }
 
 /*
- * A new page at the end of the relation, exclusively locked. geoidx never
+ * Extend the relation by a new page, exclusively locked. geoidx never
  * frees pages (see README: page reuse and standbys), so there is nothing to take
  * from the free space map.
  */
@@ -226,74 +241,9 @@ geoidx_new_buffer(Relation index)
 	return buf;
 }
 
-static XLogRecPtr
-fake_lsn(Relation index)
-{
-	static XLogRecPtr temp_counter = FirstNormalUnloggedLSN;
-
-	if (index->rd_rel->relpersistence == RELPERSISTENCE_TEMP)
-		return temp_counter++;
-	return GetFakeLSNForUnloggedRel();
-}
-
-XLogRecPtr
-geoidx_finish(Relation index, GenericXLogState *state, Buffer *bufs, int nbufs)
-{
-	if (RelationNeedsWAL(index))
-		return GenericXLogFinish(state);
-	XLogRecPtr lsn = fake_lsn(index);
-	GenericXLogFinish(state);
-	for (int i = 0; i < nbufs; i++)
-		PageSetLSN(BufferGetPage(bufs[i]), lsn);
-	return lsn;
-}
-
-/*
- * A position no earlier than the LSN of any page change already made, and
- * earlier than that of any change made after it. Used as NSN.
- */
-XLogRecPtr
-geoidx_current_lsn(Relation index)
-{
-	if (RelationNeedsWAL(index))
-		return GetXLogInsertRecPtr();
-	return fake_lsn(index);
-}
-
-XLogRecPtr
-geoidx_page_lsn(Relation index, Buffer buf)
-{
-	return BufferGetLSNAtomic(buf);
-}
-
-void
-geoidx_recompute_box(Page page)
-{
-	geoidx::Box3 box = geoidx::box_empty();
-	int n = GeoidxPageCount(page);
-	if (GeoidxPageIsLeaf(page))
-	{
-		GeoidxLeafEntry *e = GeoidxLeafEntries(page);
-		for (int i = 0; i < n; i++)
-		{
-			if (!GeoidxEntryIsPoint(&e[i]))
-				continue;
-			geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
-			geoidx::box_extend(&box, geoidx::unit_vector(geoidx::geographic_point(ll)));
-		}
-	}
-	else
-	{
-		GeoidxInternalEntry *e = GeoidxInternalEntries(page);
-		for (int i = 0; i < n; i++)
-			geoidx::box_extend(&box, e[i].box);
-	}
-	*GeoidxPageGetBox(page) = box;
-}
-
 /* ---------- leaves with payloads ---------- */
 
-/* Room on a leaf for one more entry whose payload is payload_size bytes (0: none). */
+/* Tell whether a leaf has room for one more entry whose payload is payload_size bytes (0: none). */
 bool
 geoidx_leaf_fits(Page page, Size payload_size)
 {
@@ -303,8 +253,9 @@ geoidx_leaf_fits(Page page, Size payload_size)
 }
 
 /*
- * Appends an entry (its payload offset bits are replaced) and its payload.
- * The caller has checked geoidx_leaf_fits; the page's box is the caller's.
+ * Append an entry (its payload offset bits are replaced) and its payload to a
+ * leaf, growing the chunk's box and the page's box to cover its point (v:
+ * NULL for a NULL or EMPTY row). The caller has checked geoidx_leaf_fits.
  */
 void
 geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload, Size payload_size,
@@ -326,9 +277,13 @@ geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 	GeoidxLeafEntries(page)[n] = e;
 	GeoidxPageSetCount(page, n + 1);
 	if (v != NULL)
+	{
 		geoidx_chunk_extend(&GeoidxChunkBoxes(page)[n / GEOIDX_CHUNK], *v);
+		geoidx::box_extend(GeoidxPageGetBox(page), *v);
+	}
 }
 
+/* Report an entry whose payload offset leads outside the page's payload area. */
 void
 geoidx_payload_corrupted(Relation index, BlockNumber blk)
 {
@@ -337,10 +292,10 @@ geoidx_payload_corrupted(Relation index, BlockNumber blk)
 }
 
 /*
- * Rewrites a leaf with only the entries keep[] marks (all if keep is NULL),
+ * Rewrite a leaf with only the entries keep[] marks (all if keep is NULL),
  * their payloads packed again below the chunk boxes, which are recomputed:
- * what VACUUM does after removing entries. The page box is left alone (a larger
- * box is still correct).
+ * what VACUUM does after removing entries. The page box is not shrunk (a
+ * larger box is still correct, and shrinking it would need the parent too).
  */
 void
 geoidx_leaf_rebuild(Page page, const bool *keep)
@@ -371,4 +326,137 @@ geoidx_leaf_rebuild(Page page, const bool *keep)
 		geoidx_leaf_append(page, &e[i], payload, payload ? IndexTupleSize((IndexTuple) payload) : 0,
 						   GeoidxEntryIsPoint(&e[i]) ? &v : NULL);
 	}
+}
+
+/* ---------- internal pages ---------- */
+
+/* Append a downlink to an internal page; the page box grows to cover it. */
+void
+geoidx_internal_append(Page page, BlockNumber child, const geoidx::Box3 &box)
+{
+	int n = GeoidxPageCount(page);
+	Assert(!GeoidxPageIsLeaf(page) && n < GEOIDX_INTERNAL_CAPACITY);
+	GeoidxInternalEntry *e = &GeoidxInternalEntries(page)[n];
+	e->child = child;
+	e->unused = 0;
+	e->box = box;
+	GeoidxPageSetCount(page, n + 1);
+	geoidx::box_extend(GeoidxPageGetBox(page), box);
+}
+
+/*
+ * Rewrite downlink i (a split's left half gets the box of what it kept); the
+ * page box grows to cover it and is never shrunk, like every page box.
+ */
+void
+geoidx_internal_set(Page page, int i, BlockNumber child, const geoidx::Box3 &box)
+{
+	Assert(!GeoidxPageIsLeaf(page) && i >= 0 && i < GeoidxPageCount(page));
+	GeoidxInternalEntry *e = &GeoidxInternalEntries(page)[i];
+	e->child = child;
+	e->unused = 0;
+	e->box = box;
+	geoidx::box_extend(GeoidxPageGetBox(page), box);
+}
+
+/* Grow downlink i and the page box to cover v, before an insert goes below with it. */
+void
+geoidx_internal_enlarge(Page page, int i, const geoidx::Vec3 &v)
+{
+	Assert(!GeoidxPageIsLeaf(page) && i >= 0 && i < GeoidxPageCount(page));
+	geoidx::box_extend(&GeoidxInternalEntries(page)[i].box, v);
+	geoidx::box_extend(GeoidxPageGetBox(page), v);
+}
+
+/*
+ * Copy a full internal page's downlinks with entry i's box replaced and the
+ * downlink to right appended: the entries of the split that makes room for it
+ * (n + 1 of them, one more than a page holds, hence an array and not a page).
+ */
+GeoidxInternalEntry *
+geoidx_internal_with_downlink(Page page, int i, const geoidx::Box3 &lbox, BlockNumber right,
+							  const geoidx::Box3 &rbox, int *nentries)
+{
+	int n = GeoidxPageCount(page);
+	GeoidxInternalEntry *all =
+		(GeoidxInternalEntry *) palloc(sizeof(GeoidxInternalEntry) * (n + 1));
+	memcpy(all, GeoidxInternalEntries(page), sizeof(GeoidxInternalEntry) * n);
+	all[i].box = lbox;
+	all[n].child = right;
+	all[n].unused = 0;
+	all[n].box = rbox;
+	*nentries = n + 1;
+	return all;
+}
+
+/* ---------- splits ---------- */
+
+/* Count the bytes a leaf entry takes on a page, its payload (read from src) included. */
+Size
+geoidx_leaf_entry_bytes(const GeoidxLeafEntry *e, const char *src)
+{
+	int off = GeoidxEntryPayloadOffset(e);
+	return sizeof(GeoidxLeafEntry) + (off ? MAXALIGN(IndexTupleSize((IndexTuple) (src + off))) : 0);
+}
+
+/*
+ * Fill two freshly initialised pages with a split's entries: the first
+ * left_count of the split order go left, the rest right, leaf entries with
+ * their payloads. The pages' boxes come out as the union of their entries.
+ */
+void
+geoidx_split_fill(Page left, Page right, const GeoidxSplitEntries *s)
+{
+	bool leaf = GeoidxPageIsLeaf(left);
+	for (int k = 0; k < s->n; k++)
+	{
+		size_t i = s->order[k];
+		Page dst = k < s->left_count ? left : right;
+		if (leaf)
+		{
+			const GeoidxLeafEntry *e = &((const GeoidxLeafEntry *) s->entries)[i];
+			int off = GeoidxEntryPayloadOffset(e);
+			const char *payload = off ? s->src + off : NULL;
+			/* a point's box is the point; NULL and EMPTY rows have an empty one */
+			const geoidx::Box3 &b = s->boxes[i];
+			geoidx::Vec3 v = {b.lo[0], b.lo[1], b.lo[2]};
+			geoidx_leaf_append(dst, e, payload, payload ? IndexTupleSize((IndexTuple) payload) : 0,
+							   geoidx::box_is_empty(b) ? NULL : &v);
+		}
+		else
+		{
+			const GeoidxInternalEntry *e = &((const GeoidxInternalEntry *) s->entries)[i];
+			geoidx_internal_append(dst, e->child, e->box);
+		}
+	}
+}
+
+/*
+ * Make left the left half of a split and right its new sibling: the sibling
+ * takes over the old right-link, and left points to it with FOLLOW_RIGHT
+ * until its parent has the downlink. Both keep the old NSN.
+ */
+void
+geoidx_page_set_split(Page left, Page right, BlockNumber right_blk, BlockNumber old_right,
+					  XLogRecPtr old_nsn)
+{
+	GeoidxPageOpaque rop = GeoidxPageGetOpaque(right);
+	rop->rightlink = old_right;
+	rop->nsn = old_nsn;
+	GeoidxPageOpaque lop = GeoidxPageGetOpaque(left);
+	lop->rightlink = right_blk;
+	lop->nsn = old_nsn;
+	lop->flags |= GEOIDX_F_FOLLOW_RIGHT;
+}
+
+/*
+ * Finish a page's split once its parent has the downlink: FOLLOW_RIGHT goes,
+ * and the NSN tells scans that read the parent before nsn to follow the
+ * right-link all the same.
+ */
+void
+geoidx_page_end_split(Page page, XLogRecPtr nsn)
+{
+	GeoidxPageGetOpaque(page)->flags &= ~GEOIDX_F_FOLLOW_RIGHT;
+	GeoidxPageGetOpaque(page)->nsn = nsn;
 }

@@ -13,6 +13,8 @@
  * what keeps VACUUM from ever moving an entry, and keeps the index from growing
  * under a workload that deletes as much as it inserts (README: page reuse).
  */
+#include <type_traits>
+
 #include "geoidx.h"
 
 namespace
@@ -24,8 +26,10 @@ struct Counts
 	double removed;
 	BlockNumber pages;
 };
+static_assert(std::is_trivially_destructible_v<Counts>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
-/* Returns the number of entries left; removes dead ones when callback is given. */
+/* Remove a leaf's dead entries (when callback is given); return how many are left. */
 int
 vacuum_leaf(Relation index, Buffer buf, IndexBulkDeleteCallback callback, void *callback_state,
 			Counts *counts)
@@ -46,8 +50,6 @@ vacuum_leaf(Relation index, Buffer buf, IndexBulkDeleteCallback callback, void *
 		}
 		if (ndead > 0)
 		{
-			GenericXLogState *st = GenericXLogStart(index);
-			Page p = GenericXLogRegisterBuffer(st, buf, 0);
 			/* payloads are repacked and chunk boxes recomputed with the entries */
 			BlockNumber blk = BufferGetBlockNumber(buf);
 			for (int i = 0; i < n; i++)
@@ -55,9 +57,8 @@ vacuum_leaf(Relation index, Buffer buf, IndexBulkDeleteCallback callback, void *
 				(void) geoidx_entry_payload(index, blk, page, &e[i]);
 				dead[i] = !dead[i]; /* now: keep */
 			}
-			geoidx_leaf_rebuild(p, dead);
-			keep = GeoidxPageCount(p);
-			geoidx_finish(index, st, &buf, 1);
+			geoidx_log_vacuum_leaf(index, buf, dead);
+			keep = GeoidxPageCount(page);
 			counts->removed += ndead;
 			counts->live += keep;
 			pfree(dead);
@@ -69,6 +70,10 @@ vacuum_leaf(Relation index, Buffer buf, IndexBulkDeleteCallback callback, void *
 	return n;
 }
 
+/*
+ * Read every page in physical order, compacting leaves when callback is
+ * given and counting entries either way.
+ */
 void
 scan_all(IndexVacuumInfo *info, IndexBulkDeleteCallback callback, void *callback_state,
 		 Counts *counts)
@@ -116,6 +121,7 @@ scan_all(IndexVacuumInfo *info, IndexBulkDeleteCallback callback, void *callback
 
 } // namespace
 
+/* Delete the entries of dead heap tuples (ambulkdelete). */
 IndexBulkDeleteResult *
 geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 				  IndexBulkDeleteCallback callback, void *callback_state)
@@ -131,6 +137,7 @@ geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	return stats;
 }
 
+/* Report the index's size after VACUUM (amvacuumcleanup), counting it if no bulk delete ran. */
 IndexBulkDeleteResult *
 geoidx_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {

@@ -12,6 +12,8 @@
  */
 #include <cmath>
 
+#include <type_traits>
+
 #include "geoidx.h"
 
 extern "C"
@@ -38,8 +40,11 @@ struct IndexedTid
 	double x;
 	double y;
 	int kind;
+	BlockNumber blk;    /* the leaf that holds the entry, for the error */
 	IndexTuple payload; /* a copy; NULL for a single-column index */
 };
+static_assert(std::is_trivially_destructible_v<IndexedTid>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
 struct Pending
 {
@@ -48,6 +53,8 @@ struct Pending
 	geoidx::Box3 bound; /* the parent's entry box: covers the page */
 	bool has_bound;
 };
+static_assert(std::is_trivially_destructible_v<Pending>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
 struct VerifyState
 {
@@ -59,16 +66,31 @@ struct VerifyState
 	const char *what;
 	TupleDesc payload_desc;
 };
+static_assert(std::is_trivially_destructible_v<VerifyState>,
+			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
+/* Report a fault found on block blk: the one corrupted-page error of page.cc. */
 void
-fail(Relation index, const char *fmt_detail, BlockNumber blk)
+fail(Relation index, const char *detail, BlockNumber blk)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("index \"%s\" is not valid: block %u", RelationGetRelationName(index), blk),
-			 errdetail("%s", fmt_detail)));
+	geoidx_corrupted(index, blk, "%s", detail);
 }
 
+/*
+ * Report a heap row that has no index entry: no index block to name, so the
+ * error says which row, with the same code and hint as a corrupted page.
+ */
+void
+not_indexed(Relation index, ItemPointer tid)
+{
+	ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
+					errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is not indexed",
+						   RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
+						   ItemPointerGetOffsetNumber(tid)),
+					errhint("Please REINDEX it.")));
+}
+
+/* Order indexed entries by heap TID, for the duplicate check and the heap lookups. */
 int
 tid_cmp(const void *a, const void *b)
 {
@@ -77,7 +99,7 @@ tid_cmp(const void *a, const void *b)
 }
 
 /*
- * Checks, from the catalogs and before any lock is taken, that indexoid is an
+ * Check, from the catalogs and before any lock is taken, that indexoid is an
  * index the user may look at: geoidx_verify (which ShareLocks the table) needs
  * its owner, geoidx_stats SELECT on the table. A wrong relation is a clear
  * error, and a role without the right cannot queue a lock on someone else's
@@ -109,6 +131,7 @@ check_target(Oid indexoid, bool need_owner)
 	return heapoid;
 }
 
+/* Open an index and refuse one that is not geoidx's. */
 Relation
 open_geoidx(Oid indexoid, LOCKMODE lockmode)
 {
@@ -121,7 +144,7 @@ open_geoidx(Oid indexoid, LOCKMODE lockmode)
 }
 
 /*
- * An all-zero page is what a crash leaves when it came between extending the
+ * Tell whether a page is all zeroes: what a crash leaves when it came between extending the
  * file for a split and logging the split: nothing links to it, and it is fine.
  */
 bool
@@ -134,6 +157,7 @@ unused_page(Relation index, BlockNumber blk)
 	return unused;
 }
 
+/* Walk the tree from the root, checking every page and collecting every leaf entry. */
 void
 walk_tree(VerifyState *vs)
 {
@@ -230,7 +254,7 @@ walk_tree(VerifyState *vs)
 						(IndexedTid *) repalloc_huge(vs->tids, sizeof(IndexedTid) * vs->captids);
 				}
 				vs->tids[vs->ntids++] =
-					IndexedTid{e[i].tid, e[i].x, e[i].y, GeoidxEntryKind(&e[i]), payload};
+					IndexedTid{e[i].tid, e[i].x, e[i].y, GeoidxEntryKind(&e[i]), p.blk, payload};
 			}
 		}
 		else
@@ -270,6 +294,7 @@ walk_tree(VerifyState *vs)
 	pfree(stack);
 }
 
+/* Check that a heap row that must be indexed is, once, with the same values. */
 void
 heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
 			  void *state_)
@@ -290,34 +315,25 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 	IndexedTid *hit =
 		(IndexedTid *) bsearch(&key, vs->tids, vs->ntids, sizeof(IndexedTid), tid_cmp);
 	if (hit == NULL)
-		ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-						errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is not indexed",
-							   RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
-							   ItemPointerGetOffsetNumber(tid))));
+		not_indexed(index, tid);
+	BlockNumber hb = ItemPointerGetBlockNumber(tid);
+	OffsetNumber ho = ItemPointerGetOffsetNumber(tid);
 	if (hit->kind != kind)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is indexed as %s but is %s",
-						RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
-						ItemPointerGetOffsetNumber(tid), kind_names[hit->kind], kind_names[kind])));
+		geoidx_corrupted(index, hit->blk, "heap tuple (%u,%u) is indexed as %s but is %s", hb, ho,
+						 kind_names[hit->kind], kind_names[kind]);
 	if (hit->x != p.x || hit->y != p.y)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is indexed at (%.17g %.17g) "
-						"but holds (%.17g %.17g)",
-						RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
-						ItemPointerGetOffsetNumber(tid), hit->x, hit->y, p.x, p.y)));
+		geoidx_corrupted(index, hit->blk,
+						 "heap tuple (%u,%u) is indexed at (%.17g %.17g) but holds (%.17g %.17g)",
+						 hb, ho, hit->x, hit->y, p.x, p.y);
 	if (vs->payload_desc != NULL)
 	{
 		IndexTuple want = geoidx_form_payload(index, values, isnull);
 		if (IndexTupleSize(want) != IndexTupleSize(hit->payload) ||
 			memcmp(want, hit->payload, IndexTupleSize(want)) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" is not valid: heap tuple (%u,%u) has other values in the "
-							"columns after the point than its index entry",
-							RelationGetRelationName(index), ItemPointerGetBlockNumber(tid),
-							ItemPointerGetOffsetNumber(tid))));
+			geoidx_corrupted(index, hit->blk,
+							 "heap tuple (%u,%u) has other values in the columns after the point "
+							 "than its index entry",
+							 hb, ho);
 		pfree(want);
 	}
 	vs->heap_checked++;
@@ -325,6 +341,7 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 
 } // namespace
 
+/* Check every invariant of an index and that it indexes every live heap row once (SQL). */
 extern "C" Datum
 geoidx_verify(PG_FUNCTION_ARGS)
 {
@@ -352,11 +369,9 @@ geoidx_verify(PG_FUNCTION_ARGS)
 	qsort(vs.tids, vs.ntids, sizeof(IndexedTid), tid_cmp);
 	for (int64 i = 1; i < vs.ntids; i++)
 		if (ItemPointerEquals(&vs.tids[i - 1].tid, &vs.tids[i].tid))
-			ereport(ERROR, (errcode(ERRCODE_INDEX_CORRUPTED),
-							errmsg("index \"%s\" is not valid: heap tuple (%u,%u) is indexed twice",
-								   RelationGetRelationName(index),
-								   ItemPointerGetBlockNumber(&vs.tids[i].tid),
-								   ItemPointerGetOffsetNumber(&vs.tids[i].tid))));
+			geoidx_corrupted(index, vs.tids[i].blk, "heap tuple (%u,%u) is indexed twice",
+							 ItemPointerGetBlockNumber(&vs.tids[i].tid),
+							 ItemPointerGetOffsetNumber(&vs.tids[i].tid));
 
 	IndexInfo *info = BuildIndexInfo(index);
 	table_index_build_scan(heap, index, info, false, false, heap_callback, &vs, NULL);
@@ -366,6 +381,7 @@ geoidx_verify(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
+/* Report an index's shape: pages, entries, depth, fill, unfinished splits (SQL). */
 extern "C" Datum
 geoidx_stats(PG_FUNCTION_ARGS)
 {

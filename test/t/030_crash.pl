@@ -1,37 +1,28 @@
 # Crash recovery, with wal_consistency_checking = 'generic' (redo that does
 # not reproduce the original page fails recovery).
 #
-# Each cycle starts writers (pgbench, 2 clients: clustered and uniform
-# inserts, updates that keep moving the same rows, deletes) and a VACUUM loop,
-# lets them run for a random moment, and then crashes the server in one of
-# three ways:
+# First, crashes whose outcome is known: an all-zero page at the end of the
+# index (what a crash between a split's relation extension and its WAL record
+# leaves), an UNLOGGED table, whose index crash recovery resets to its init
+# fork, and a crash at every WAL record boundary of inserts, splits (both
+# records, leaf and internal, and both root splits) and VACUUM, through the
+# test-only fault points (geoidx.fault_point, src/pg/fault.cc): see that
+# section below. Each must be reached in every run.
+#
+# Then random cycles. Each starts writers (pgbench, 2 clients: clustered and
+# uniform inserts, updates that keep moving the same rows, deletes) and a
+# VACUUM loop, lets them run for a random moment, and then crashes the server
+# in one of two ways:
 #   immediate  pg_ctl stop -m immediate, then start;
 #   kill9      kill -9 of a backend found in pg_stat_activity (a writer or the
 #              VACUUM), which makes the postmaster restart everything through
-#              crash recovery;
-#   split      kill -9 of a writer caught inside a split: writers are stopped
-#              (SIGSTOP) at random moments until one holds geoidx's split lock
-#              (its page lock on the metapage, seen in pg_locks); another
-#              session then commits, which flushes the WAL the stopped writer
-#              has inserted so far, and the writer is killed. When it was
-#              stopped between the record that splits a page and the one that
-#              gives the new page its downlink, recovery leaves an unfinished
-#              split (FOLLOW_RIGHT), which scans must follow and the next
-#              insert that passes must finish.
-#              Writers are caught in about one stop in 1,000 (a split is
-#              short next to the inserts between two), and about one catch
-#              in four or five leaves an unfinished split, so a default run
-#              sees one now and then and the soak run several.
+#              crash recovery.
 # After each restart: geoidx_stats (unfinished splits are counted),
 # geoidx_verify, radius (index and bitmap scans) and k-NN answers compared
-# with PostGIS by a sequential scan, and VACUUM. 20 cycles, 200 with
-# GEOIDX_SOAK=1 (or GEOIDX_CRASH_CYCLES=<n>); GEOIDX_SEED=<n> repeats a run's
-# random choices (not its timing).
-#
-# Before the cycles, two crashes whose outcome is known: an all-zero page at
-# the end of the index (what a crash between a split's relation extension and
-# its WAL record leaves), and an UNLOGGED table, whose index crash recovery
-# resets to its init fork.
+# with PostGIS by a sequential scan, and VACUUM; unfinished splits must be
+# finished by the inserts that pass by. 20 cycles, 200 with GEOIDX_SOAK=1 (or
+# GEOIDX_CRASH_CYCLES=<n>); GEOIDX_SEED=<n> repeats a run's random choices
+# (not their timing).
 use strict;
 use warnings;
 use FindBin;
@@ -171,6 +162,167 @@ is($uret, 0, "inserts after the reset split the unlogged index (depth $uout) and
 is_deeply($zr{bad}, [], "after the reset: $zr{queries} index answers on the unlogged table equal a sequential scan");
 $node->safe_psql('postgres', 'DROP TABLE u');
 
+my ($queries, $rows) = (0, 0);
+
+# --- every WAL record boundary, crashed on purpose (geoidx.fault_point) ------
+# A session arms one fault point and runs a statement that reaches it: the
+# backend writes that record, flushes it, logs 'geoidx fault point "NAME"
+# reached by pid PID' and waits; the test kills it with kill -9, and the
+# postmaster restarts everything through crash recovery. So every run crashes
+# between the records of every kind of change, at every level: the two
+# records of a leaf split and of an internal (level 1) split, both root splits
+# (of a leaf root and of an internal root), an insert's append and its entry
+# enlargement, and VACUUM's compaction of a leaf. The table's index carries a
+# 1,472-byte payload per row (INCLUDE), so that five entries fill a leaf, in the
+# build as in inserts, and a few hundred rows build every shape; its data lie
+# around (10, 10).
+#
+# After each crash: the recovery replayed consistently, geoidx_stats counts
+# the unfinished splits the point must leave (one after a split's first
+# record, none otherwise), geoidx_verify passes, no committed row is lost
+# (count by index scan and by sequential scan), every answer equals PostGIS by
+# a sequential scan, and for an unfinished split the next insert that passes
+# by finishes it. A point that is never reached fails the test.
+my $fp_pad = q{(SELECT decode(string_agg(md5(random()::text || i::text || g::text), ''), 'hex')
+	FROM generate_series(1, 92) i)};
+sub fp_rows
+{
+	my ($n, $lon, $lat, $spread) = @_;
+	return qq{INSERT INTO fp (pos, pad) SELECT ST_SetSRID(ST_MakePoint($lon + $spread * (random() - 0.5),
+		$lat + $spread * (random() - 0.5)), 4326), $fp_pad FROM generate_series(1, $n) g};
+}
+$node->safe_psql('postgres', q{
+	CREATE TABLE fp (id bigserial PRIMARY KEY, pos geometry(Point, 4326), pad bytea);
+	CREATE INDEX fp_pos_idx ON fp USING geoidx (pos) INCLUDE (pad) WITH (fillfactor = 100);
+});
+create_queries($node, prefix => 'fp', nradius => 6, nknn => 3, seed => 0.33, hot => [ [ 10, 10 ] ]);
+my $fp_rows = 0;    # rows committed in fp
+
+# Arms the point in a new session, runs sql there, and kills the backend when it
+# reports the point; returns the pid, or undef (a failed test) if the
+# statement ends, or 60 s pass, without reaching it.
+sub crash_at_fault_point
+{
+	my ($point, $sql) = @_;
+	my $offset = log_position();
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
+			'-c', "SET geoidx.fault_point = '$point'", '-c', $sql ],
+		'<', \undef, '>', \$out, '2>', \$err);
+	my ($pid, $deadline) = (undef, time + 60);
+	while (time < $deadline)
+	{
+		if (slurp_file($node->logfile, $offset) =~ /geoidx fault point "\Q$point\E" reached by pid (\d+)/)
+		{
+			$pid = $1;
+			last;
+		}
+		last unless $h->pumpable;
+		$h->pump_nb;
+		sleep(0.02);
+	}
+	ok(defined $pid, "fault point $point: a backend reached it and logged its pid")
+	  or diag("the statement ended or timed out first: $err");
+	# not reached: what the statement committed counts
+	$fp_rows = $node->safe_psql('postgres', 'SELECT count(*) FROM fp') unless defined $pid;
+	if (defined $pid)
+	{
+		kill 'KILL', $pid;
+		my $ok = eval { wait_restart_after_crash($offset); 1 };
+		recovery_failed("fault point $point", $@) unless $ok;
+	}
+	eval { $h->kill_kill(grace => 1); $h->finish; };
+	unlike(slurp_file($node->logfile, $offset), qr/inconsistent page found|PANIC/,
+		"fault point $point: recovery replayed every record consistently");
+	return $pid;
+}
+
+# The checks after a crash at a point; returns the number of unfinished splits.
+sub check_after_fault
+{
+	my ($point, $want_incomplete) = @_;
+	my $shape = geoidx_shape($node, 'fp_pos_idx');
+	if ($want_incomplete)
+	{
+		cmp_ok($shape->{incomplete_splits}, '>=', 1, "fault point $point: geoidx_stats counts the unfinished split");
+	}
+	else
+	{
+		is($shape->{incomplete_splits}, 0, "fault point $point: no unfinished split");
+	}
+	my ($ret, $out, $err) = $node->psql('postgres', q{SELECT geoidx_verify('fp_pos_idx')});
+	is($ret, 0, "fault point $point: geoidx_verify after recovery") or diag($err);
+	my $counts = $node->safe_psql('postgres', q{
+		SET enable_seqscan = off; SET enable_bitmapscan = off;
+		SELECT (SELECT count(*) FROM fp WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(10 10)', 2.1e7))
+			|| '/' || (SELECT count(*) FROM fp WHERE pos IS NOT NULL)});
+	is($counts, "$fp_rows/$fp_rows", "fault point $point: no committed row lost (index scan / sequential scan)");
+	my %r = compare_with_seqscan($node, table => 'fp', index => 'fp_pos_idx', prefix => 'fp');
+	$queries += $r{queries};
+	$rows += $r{rows};
+	is_deeply($r{bad}, [], "fault point $point: $r{queries} index answers equal a sequential scan");
+	return $shape;
+}
+
+# The next insert that passes by finishes an unfinished split.
+sub finish_by_insert
+{
+	my ($point) = @_;
+	$node->safe_psql('postgres', fp_rows(20, 10, 10, 0.0002));
+	$fp_rows += 20;
+	my $shape = geoidx_shape($node, 'fp_pos_idx');
+	is($shape->{incomplete_splits}, 0, "fault point $point: the next insert finished the split");
+	my ($ret, $out, $err) = $node->psql('postgres', q{SELECT geoidx_verify('fp_pos_idx')});
+	is($ret, 0, "fault point $point: geoidx_verify after the split was finished") or diag($err);
+	return;
+}
+
+# The scenarios, in an order that builds the shapes each needs: [point, setup
+# (committed first), the statement that reaches the point, whether a split is
+# left unfinished, a check of the shape before the crash].
+my $hot_insert = fp_rows(3000, 10, 10, 0.0002);
+my @fault_points = (
+	# an empty index: five rows fill the root leaf, the sixth splits it
+	[ 'root-split-leaf', fp_rows(5, 10, 10, 20), fp_rows(1, 10, 10, 20), 0, sub { $_[0]{depth} == 1 } ],
+	# rebuilt with 720 rows: 144 full leaves under a full root of level 1
+	[ 'root-split-internal', 'TRUNCATE fp; ' . fp_rows(720, 10, 10, 20) . '; REINDEX INDEX fp_pos_idx',
+		fp_rows(1, 10, 10, 0.0002), 0, sub { $_[0]{depth} == 2 && $_[0]{leaf_pages} == 144 } ],
+	# rows at one spot split its leaf again and again, until its level-1 parent splits
+	[ 'page-split-internal', undef, $hot_insert, 1, sub { $_[0]{depth} == 3 } ],
+	[ 'downlink-internal', undef, $hot_insert, 0, undef ],
+	[ 'page-split-leaf', undef, $hot_insert, 1, undef ],
+	[ 'downlink-leaf', undef, $hot_insert, 0, undef ],
+	[ 'leaf-append', undef, fp_rows(1, 10, 10, 0.0002), 0, undef ],
+	# far from every box: the root's entry must grow
+	[ 'entry-enlarge', undef, fp_rows(1, -170, -60, 0), 0, undef ],
+	[ 'vacuum-leaf', 'DELETE FROM fp WHERE id % 7 = 0', 'VACUUM fp', 0, undef ],
+);
+my $fault_t0 = time;
+for my $f (@fault_points)
+{
+	my ($point, $setup, $sql, $want_incomplete, $shape_ok) = @$f;
+	if (defined $setup)
+	{
+		$node->safe_psql('postgres', $setup);
+		$fp_rows = $node->safe_psql('postgres', 'SELECT count(*) FROM fp');
+	}
+	if ($shape_ok)
+	{
+		my $before = geoidx_shape($node, 'fp_pos_idx');
+		ok($shape_ok->($before), "fault point $point: the index has the shape that reaches it")
+		  or diag(join(', ', map { "$_ $before->{$_}" } sort keys %$before));
+	}
+	crash_at_fault_point($point, $sql);
+	my $shape = check_after_fault($point, $want_incomplete);
+	finish_by_insert($point) if $want_incomplete;
+	diag(sprintf('fault point %-20s crashed; then %d entries, depth %d, %d unfinished splits', $point,
+		$shape->{entries}, $shape->{depth}, $shape->{incomplete_splits}));
+	$node->safe_psql('postgres', 'CHECKPOINT');
+}
+my $fault_seconds = time - $fault_t0;
+$node->safe_psql('postgres', 'DROP TABLE fp');
+
 create_queries($node, prefix => 'pts', nradius => 8 * $cycles + 8, nknn => 4 * $cycles + 4, seed => 0.31, hot => \@hot);
 my $index_oid = $node->safe_psql('postgres', q{SELECT 'pts_pos_idx'::regclass::oid});
 my $start_shape = geoidx_shape($node, 'pts_pos_idx');
@@ -270,69 +422,15 @@ sub wait_restart_after_crash
 	return;
 }
 
-my %stop_outcomes;
-
-# kill -9 of a writer stopped while it holds the split lock; returns how many
-# times writers were stopped before one was caught, or 0 when none was.
-# (Measured: a writer is caught in about 0.5% of the stops, nearly always
-# holding a buffer lock too, inside a split or the descent before it.)
-sub kill_in_split
-{
-	my $sess = geoidx_session($node);
-	my $flush = geoidx_session($node);
-	my $deadline = time + 10;
-	my $tries = 0;
-	my @writers;
-	%stop_outcomes = (free => 0, timeout => 0, other => 0);
-	while (time < $deadline)
-	{
-		@writers = backend_pids(q{AND application_name = 'geoidx_writer'}) unless @writers;
-		unless (@writers)
-		{
-			sleep(0.05);
-			next;
-		}
-		my $pid = $writers[ int(rand(@writers)) ];
-		$tries++;
-		kill('STOP', $pid) or do { @writers = (); next; };
-		# (the query may wait for an LWLock the stopped writer holds: then it times out)
-		my $held = $sess->query(qq{SELECT count(*) FROM pg_locks WHERE pid = $pid AND locktype = 'page'
-			AND relation = $index_oid AND page = 0 AND granted}, 0.05);
-		if (defined $held && $held eq '1')
-		{
-			# a commit flushes the WAL the stopped writer has inserted so far
-			$flush->query('SELECT txid_current()', 1);
-			kill 'KILL', $pid;
-			$sess->close;
-			$flush->close;
-			return $tries;
-		}
-		$stop_outcomes{ !defined $held ? 'timeout' : $held eq '0' ? 'free' : 'other' }++;
-		kill 'CONT', $pid;
-		if (!defined $held && !$sess->drain(10))
-		{
-			$sess->close;
-			$sess = geoidx_session($node);
-		}
-		sleep(0.0005 + rand(0.002));
-	}
-	# none caught: kill a writer anyway
-	my @pids = backend_pids(q{AND application_name = 'geoidx_writer'});
-	kill 'KILL', $pids[0] if @pids;
-	$sess->close;
-	$flush->close;
-	return 0;
-}
-
-my (%modes, $queries, $rows, $incomplete_seen, $cycles_with_incomplete, $split_caught, $verified, @bad_all);
+my (%modes, $incomplete_seen, $cycles_with_incomplete, $verified, @bad_all);
 my ($finished_splits, $damaged_cycles) = (0, 0);
-($queries, $rows, $incomplete_seen, $cycles_with_incomplete, $split_caught, $verified) = (0) x 6;
+($incomplete_seen, $cycles_with_incomplete, $verified) = (0) x 3;
 my $max_depth = 0;
-my @modes = ('immediate', 'kill9', 'split');
+my @modes = ('immediate', 'kill9');
 
 for my $cycle (1 .. $cycles)
 {
-	my $mode = $modes[ ($cycle - 1) % 3 ];
+	my $mode = $modes[ ($cycle - 1) % 2 ];
 	my $note = '';
 	$modes{$mode}++;
 	my $load = start_load();
@@ -346,19 +444,9 @@ for my $cycle (1 .. $cycles)
 	}
 	else
 	{
-		if ($mode eq 'kill9')
-		{
-			my @pids = backend_pids('');
-			my $victim = $pids[ int(rand(@pids)) ];
-			kill 'KILL', $victim if defined $victim;
-		}
-		else
-		{
-			my $tries = kill_in_split();
-			$split_caught++ if $tries;
-			$note = $tries ? ", writer caught in the split lock at stop $tries" : ', no writer caught in the split lock ('
-			  . join(', ', map { "$stop_outcomes{$_} $_" } sort keys %stop_outcomes) . ')';
-		}
+		my @pids = backend_pids('');
+		my $victim = $pids[ int(rand(@pids)) ];
+		kill 'KILL', $victim if defined $victim;
 		my $ok = eval { wait_restart_after_crash($offset); 1 };
 		stop_load($load);
 		recovery_failed("cycle $cycle ($mode)", $@) unless $ok;
@@ -449,11 +537,11 @@ $end //= { incomplete_splits => -1 };
 my ($tx) = (0);
 $tx += $_ for (slurp_file("$dir/writer.out") =~ /number of transactions actually processed: (\d+)/g);
 diag(sprintf('crash: %d cycles (%s), %d writer transactions, %d comparisons with a sequential scan (%d reference rows), '
-	  . '%d geoidx_verify runs, depth up to %d, %d writers caught in a split and killed, '
+	  . '%d geoidx_verify runs, depth up to %d, %d fault points crashed at (%.0f s), '
 	  . '%d unfinished splits seen after recovery in %d cycles (%d then finished by inserts), %d left at the end, '
 	  . '%d cycles left an index that failed a check, %.0f s',
 	$cycles, join(', ', map { "$modes{$_} $_" } sort keys %modes), $tx, $queries, $rows, $verified,
-	$max_depth, $split_caught, $incomplete_seen, $cycles_with_incomplete, $finished_splits, $end->{incomplete_splits},
+	$max_depth, scalar(@fault_points), $fault_seconds, $incomplete_seen, $cycles_with_incomplete, $finished_splits, $end->{incomplete_splits},
 	$damaged_cycles, time - $t0));
 $node->stop;
 done_testing();
