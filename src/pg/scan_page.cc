@@ -42,17 +42,26 @@ follows_right(Page page, XLogRecPtr parent_lsn, BlockNumber blk)
 }
 
 /*
+ * Check a link read from page blk before anyone follows it: a link to block
+ * 0xFFFFFFFF would make ReadBuffer extend the index (P_NEW). The error names
+ * the page that holds the bad link.
+ */
+inline void
+check_link(Relation index, BlockNumber blk, BlockNumber target, const char *what)
+{
+	if (unlikely(target == InvalidBlockNumber))
+		geoidx_corrupted(index, blk, "a %s points to block %u", what, target);
+}
+
+/*
  * Read and share-lock page blk, which a link said is on the given level. A
- * link to block 0xFFFFFFFF would make ReadBuffer extend the index (P_NEW),
- * and a level that does not follow its parent's means the links are
- * corrupted (a downlink to an ancestor, a right-link to another level).
+ * level that does not follow its parent's means the links are corrupted (a
+ * downlink to an ancestor, a right-link to another level).
  */
 Buffer
 read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 {
 	Relation index = scan->indexRelation;
-	if (blk == InvalidBlockNumber)
-		geoidx_corrupted(index, blk, "a link points to block %u", blk);
 	Buffer buf = ReadBuffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	Page page = BufferGetPage(buf);
@@ -240,6 +249,7 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 
 	if (follows_right(page, parent_lsn, blk))
 	{
+		check_link(scan->indexRelation, blk, op->rightlink, "right-link");
 		if (knn_page != NULL)
 			geoidx::knn_push_right(&so->knn, *knn_page, op->rightlink, (int16) op->level);
 		else
@@ -274,6 +284,7 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 			if (page_verdict != geoidx::Verdict::inside &&
 				geoidx::spatial_classify(so->keys, e[i].box) == geoidx::Verdict::outside)
 				continue;
+			check_link(scan->indexRelation, blk, e[i].child, "downlink");
 			if (knn_page != NULL)
 				geoidx::knn_push_page(&so->knn, e[i].box, e[i].child, (int16) child_level, lsn);
 			else
