@@ -3,9 +3,9 @@
 # server is started again (data checksums off, so the server reads what is on
 # disk). Then geoidx_verify, radius scans (index and bitmap), k-NN scans and an
 # INSERT that must pass through the damaged page have to fail with a clear
-# error naming the index ("index "pts_idx" contains corrupted page at block N",
-# the one message of geoidx_corrupted, geoidx_verify's findings included, or
-# without the block where a scan meets a link to no block; or geoidx_verify's
+# error naming the index and the block ("index "pts_idx" contains corrupted page
+# at block N", the one message of geoidx_corrupted, geoidx_verify's findings and
+# a scan's link to no block included (it names the page holding the link); or geoidx_verify's
 # "index "pts_idx" is not valid: heap tuple (b,o) is not indexed", the one
 # fault with no index block to name); the core's own
 # "invalid page in block N" is accepted only for a page whose header the core
@@ -156,7 +156,7 @@ my %checks = (
 );
 my @order = qw(verify stats radius bitmap knn insert vacuum);
 
-my $geoidx_error = qr/index "pts_idx" (contains corrupted page|is not valid: heap tuple)/;
+my $geoidx_error = qr/index "pts_idx" (contains corrupted page at block \d+|is not valid: heap tuple)/;
 my $core_error = qr/invalid page in block \d+ of relation/;
 
 # Runs every check; returns { check => 'ok' | the error }. Fails the test on a
