@@ -1,27 +1,7 @@
 /*
- * geoidx on disk and the glue's shared declarations.
- *
- * The index is an R-tree over 3-D boxes of unit vectors, with the GiST
- * concurrency protocol (right-links, NSN, FOLLOW_RIGHT) and generic WAL.
- *
- * Block 0 is the metapage, block 1 is always the root (a root split moves the
- * root's entries to two new pages and leaves the root one level higher, so no
- * pointer to the root ever changes). Every other page is a leaf (level 0) or an
- * internal page (level >= 1):
- *
- *   PageHeaderData | GeoidxPageBox | entries[n] ... pd_lower | free | opaque
- *
- * Entries are a fixed-size array (no line pointers): n is derived from
- * pd_lower, which keeps generic WAL records to the changed bytes and the free
- * space out of full-page images. GeoidxPageBox covers every entry on the page
- * (it only grows between splits), so a scan can accept or reject a whole page
- * from the page itself, even when the parent's copy of the box is stale.
- *
- * A leaf entry holds the heap TID and the point's coordinates exactly as the
- * heap's geometry holds them (doubles), which is what lets the index decide a
- * radius or compute a distance with no heap recheck. Its flags keep a kind
- * field so that a later version can store bounding boxes of non-point
- * geometries in the same leaves.
+ * What the glue files share, grouped by the file that defines it (as
+ * contrib/bloom/bloom.h): every declaration one .cc file takes from another
+ * is here, none is written in a .cc file. The on-disk format is format.h.
  */
 #pragma once
 
@@ -33,200 +13,7 @@
 
 #include "pg.h"
 
-#define GEOIDX_MAGIC 0x67656F78 /* "geox" */
-/*
- * 2: NULL and EMPTY rows are indexed (leaf entries of kind NULL / EMPTY), so
- * that scans with no spatial condition and k-NN scans (which return them last,
- * with a NULL distance) see every row. Version 1 left them out.
- */
-#define GEOIDX_FORMAT_VERSION 3 /* 3: leaves carry chunk boxes */
-#define GEOIDX_PAGE_ID 0xFF8C   /* last two bytes of every page, for pg_filedump */
-
-#define GEOIDX_METAPAGE_BLKNO 0
-#define GEOIDX_ROOT_BLKNO 1
-
-/* page flags */
-#define GEOIDX_F_META 0x0001
-#define GEOIDX_F_LEAF 0x0002
-/* Split, and the parent does not point to the right sibling yet: scans must follow rightlink. */
-#define GEOIDX_F_FOLLOW_RIGHT 0x0004
-
-typedef struct GeoidxPageOpaqueData
-{
-	XLogRecPtr nsn;        /* end of the WAL position that finished the last split of this page */
-	BlockNumber rightlink; /* right sibling created by the last split, or InvalidBlockNumber */
-	uint16 level;          /* 0 = leaf */
-	uint16 flags;
-	uint16 unused;
-	uint16 page_id; /* GEOIDX_PAGE_ID */
-} GeoidxPageOpaqueData;
-
-typedef GeoidxPageOpaqueData *GeoidxPageOpaque;
-
-typedef struct GeoidxMetaPageData
-{
-	uint32 magic;
-	uint32 version;
-	uint32 leaf_entry_size;
-	uint32 internal_entry_size;
-} GeoidxMetaPageData;
-
-typedef struct GeoidxPageBox
-{
-	geoidx::Box3 box;
-} GeoidxPageBox;
-
-/*
- * Leaf entry kinds (low bits of flags). NULL and EMPTY entries have x = y = 0,
- * are covered by no box (they add nothing to their page's box, so a page of
- * them only has an empty box) and match no spatial condition: only scans
- * without one return them, k-NN scans after every point.
- */
-#define GEOIDX_KIND_POINT 0x0000
-#define GEOIDX_KIND_NULL 0x0001
-#define GEOIDX_KIND_EMPTY 0x0002
-#define GEOIDX_KIND_MASK 0x000F
-
-typedef struct GeoidxLeafEntry
-{
-	ItemPointerData tid;
-	uint16 flags;
-	double x; /* longitude as stored in the heap (the geography cast may wrap it) */
-	double y; /* latitude as stored in the heap */
-} GeoidxLeafEntry;
-
-typedef struct GeoidxInternalEntry
-{
-	BlockNumber child;
-	uint32 unused;
-	geoidx::Box3 box; /* covers the child's page box */
-} GeoidxInternalEntry;
-
-/*
- * An index with more columns than the point (extra key columns, INCLUDE
- * columns) keeps them per entry as a payload: an IndexTuple of those columns
- * (GeoidxRelInfo.payload_desc), stored at the end of the leaf page, growing
- * down from pd_special to pd_upper while the entry array grows up to pd_lower.
- * The entry's flags above the kind hold the payload's offset in the page in
- * MAXALIGN units (0: no payload); a single-column index has no payloads and
- * pd_upper stays at pd_special, so its pages are exactly as in format 2.
- */
-#define GEOIDX_PAYLOAD_SHIFT 4
-#define GEOIDX_PAYLOAD_UNIT 8
-
-static_assert(MAXIMUM_ALIGNOF == GEOIDX_PAYLOAD_UNIT, "payload offsets count MAXALIGN units");
-static_assert(BLCKSZ / GEOIDX_PAYLOAD_UNIT < (1 << (16 - GEOIDX_PAYLOAD_SHIFT)),
-			  "a payload offset must fit in the entry's flags");
-
-static inline int
-GeoidxEntryKind(const GeoidxLeafEntry *e)
-{
-	return e->flags & GEOIDX_KIND_MASK;
-}
-
-static inline int
-GeoidxEntryPayloadOffset(const GeoidxLeafEntry *e)
-{
-	return (e->flags >> GEOIDX_PAYLOAD_SHIFT) * GEOIDX_PAYLOAD_UNIT;
-}
-
-static inline bool
-GeoidxEntryIsPoint(const GeoidxLeafEntry *e)
-{
-	return GeoidxEntryKind(e) == GEOIDX_KIND_POINT;
-}
-
-static_assert(sizeof(GeoidxLeafEntry) == 24, "leaf entry layout is part of the on-disk format");
-static_assert(sizeof(GeoidxInternalEntry) == 56,
-			  "internal entry layout is part of the on-disk format");
-
-#define GeoidxPageGetOpaque(page) ((GeoidxPageOpaque) PageGetSpecialPointer(page))
-#define GeoidxPageIsLeaf(page) ((GeoidxPageGetOpaque(page)->flags & GEOIDX_F_LEAF) != 0)
-#define GeoidxPageGetMeta(page) ((GeoidxMetaPageData *) PageGetContents(page))
-#define GeoidxPageGetBox(page) (&((GeoidxPageBox *) PageGetContents(page))->box)
-#define GEOIDX_ENTRIES_OFFSET (MAXALIGN(SizeOfPageHeaderData) + MAXALIGN(sizeof(GeoidxPageBox)))
-#define GEOIDX_ENTRIES_SPACE                                                                       \
-	(BLCKSZ - GEOIDX_ENTRIES_OFFSET - MAXALIGN(sizeof(GeoidxPageOpaqueData)))
-/*
- * Chunk boxes. A leaf's entries are cut into chunks of GEOIDX_CHUNK consecutive
- * entries (in build order, which is Hilbert order, so a chunk is a small patch
- * of the leaf's area), and the top of the leaf, just below the special space,
- * keeps one box per chunk: floats rounded outwards, so that a box always holds
- * its entries. A search decides a whole chunk from its box: a paging bound or a
- * ring's hole skips the chunks nearer than it with no trigonometry, and a k-NN
- * search keys a chunk's entries by the chunk's distance, so that far chunks
- * never surface. Appends extend the chunk's box; VACUUM and splits recompute.
- */
-#define GEOIDX_CHUNK 32
-#define GEOIDX_LEAF_CHUNKS 11
-
-typedef struct GeoidxChunkBox
-{
-	float lo[3];
-	float hi[3];
-} GeoidxChunkBox;
-
-#define GEOIDX_CHUNK_AREA MAXALIGN(GEOIDX_LEAF_CHUNKS * sizeof(GeoidxChunkBox))
-/* the bytes of a leaf for entries and payloads */
-#define GEOIDX_LEAF_SPACE (GEOIDX_ENTRIES_SPACE - GEOIDX_CHUNK_AREA)
-#define GEOIDX_LEAF_CAPACITY ((int) (GEOIDX_LEAF_SPACE / sizeof(GeoidxLeafEntry)))
-#define GEOIDX_INTERNAL_CAPACITY ((int) (GEOIDX_ENTRIES_SPACE / sizeof(GeoidxInternalEntry)))
-
-static_assert(GEOIDX_LEAF_CHUNKS * GEOIDX_CHUNK >= GEOIDX_LEAF_CAPACITY,
-			  "every entry a leaf can hold belongs to a chunk");
-static_assert(sizeof(GeoidxChunkBox) == 24, "chunk boxes are part of the on-disk format");
-
-/* The chunk boxes of a leaf; the payload area ends (its top is) where they begin. */
-static inline GeoidxChunkBox *
-GeoidxChunkBoxes(Page page)
-{
-	return (GeoidxChunkBox *) ((char *) page + ((PageHeader) page)->pd_special - GEOIDX_CHUNK_AREA);
-}
-
-static inline LocationIndex
-GeoidxLeafTop(Page page)
-{
-	return (LocationIndex) (((PageHeader) page)->pd_special - GEOIDX_CHUNK_AREA);
-}
-
-static inline GeoidxLeafEntry *
-GeoidxLeafEntries(Page page)
-{
-	return (GeoidxLeafEntry *) ((char *) page + GEOIDX_ENTRIES_OFFSET);
-}
-
-static inline GeoidxInternalEntry *
-GeoidxInternalEntries(Page page)
-{
-	return (GeoidxInternalEntry *) ((char *) page + GEOIDX_ENTRIES_OFFSET);
-}
-
-static inline int
-GeoidxPageEntrySize(Page page)
-{
-	return GeoidxPageIsLeaf(page) ? (int) sizeof(GeoidxLeafEntry)
-								  : (int) sizeof(GeoidxInternalEntry);
-}
-
-static inline int
-GeoidxPageCount(Page page)
-{
-	return (int) ((((PageHeader) page)->pd_lower - GEOIDX_ENTRIES_OFFSET) /
-				  GeoidxPageEntrySize(page));
-}
-
-static inline int
-GeoidxPageCapacity(Page page)
-{
-	return GeoidxPageIsLeaf(page) ? GEOIDX_LEAF_CAPACITY : GEOIDX_INTERNAL_CAPACITY;
-}
-
-static inline void
-GeoidxPageSetCount(Page page, int n)
-{
-	((PageHeader) page)->pd_lower =
-		(LocationIndex) (GEOIDX_ENTRIES_OFFSET + n * GeoidxPageEntrySize(page));
-}
+#include "format.h"
 
 /* reloptions */
 typedef struct GeoidxOptions
@@ -248,12 +35,6 @@ typedef struct GeoidxRelInfo
 	const char *what;
 	TupleDesc payload_desc; /* NULL: the index has the point only */
 } GeoidxRelInfo;
-
-/*
- * The largest payload: a quarter of a page, so that any split can put every
- * entry somewhere and a page always takes at least three entries.
- */
-#define GEOIDX_MAX_PAYLOAD (MAXALIGN_DOWN(GEOIDX_ENTRIES_SPACE / 4) - sizeof(GeoidxLeafEntry))
 
 /* a decoded indexed value */
 typedef struct GeoidxPoint
@@ -464,7 +245,7 @@ typedef struct GeoidxScalarKey
 {
 	ScanKey key;
 	struct GeoidxInList *inlist; /* col <@ array, else NULL */
-	int8 fast;            /* a comparison of integers or booleans done inline (scan_filter.cc), or 0 */
+	int8 fast; /* a comparison of integers or booleans done inline (scan_filter.cc), or 0 */
 	int64 fast_arg;
 } GeoidxScalarKey;
 
@@ -565,8 +346,8 @@ extern void geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc p
 extern bool geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload);
 
 /* scan_page.cc: the one page visitor */
-extern void geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level,
-							 XLogRecPtr parent_lsn, const geoidx::SearchItem *knn_page);
+extern void geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr parent_lsn,
+							 const geoidx::SearchItem *knn_page);
 extern geoidx::KnnCallbacks geoidx_knn_callbacks(IndexScanDesc scan);
 
 /* scan_get.cc */
