@@ -123,11 +123,17 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	MemoryContextReset(state->tmpcxt);
 }
 
-/* One level's worth of finished pages: their blocks and boxes. */
+/* A finished page of a level: where it is and what it covers (its parent's entry). */
+struct LevelPage
+{
+	BlockNumber blk;
+	geoidx::Box3 box;
+};
+
+/* One level's worth of finished pages. */
 struct Level
 {
-	BlockNumber *blocks;
-	geoidx::Box3 *boxes;
+	LevelPage *pages;
 	int64 n;
 	int64 cap;
 };
@@ -141,17 +147,12 @@ level_add(Level *l, BlockNumber blk, const geoidx::Box3 &box)
 	if (l->n == l->cap)
 	{
 		l->cap = l->cap ? l->cap * 2 : 256;
-		l->blocks =
-			(BlockNumber *) (l->blocks
-								 ? repalloc_huge(l->blocks, sizeof(BlockNumber) * l->cap)
-								 : palloc_extended(sizeof(BlockNumber) * l->cap, MCXT_ALLOC_HUGE));
-		l->boxes =
-			(geoidx::Box3 *) (l->boxes ? repalloc_huge(l->boxes, sizeof(geoidx::Box3) * l->cap)
-									   : palloc_extended(sizeof(geoidx::Box3) * l->cap,
-														 MCXT_ALLOC_HUGE));
+		Size bytes = sizeof(LevelPage) * l->cap;
+		l->pages = (LevelPage *) (l->pages ? repalloc_huge(l->pages, bytes)
+										   : palloc_extended(bytes, MCXT_ALLOC_HUGE));
 	}
-	l->blocks[l->n] = blk;
-	l->boxes[l->n] = box;
+	l->pages[l->n].blk = blk;
+	l->pages[l->n].box = box;
 	l->n++;
 }
 
@@ -192,7 +193,7 @@ fill_of(int capacity, int fillfactor)
 Level
 write_leaves(BuildState *state, Page root, int per_leaf)
 {
-	Level leaves = {NULL, NULL, 0, 0};
+	Level leaves = {NULL, 0, 0};
 	PGAlignedBlock pending_buf;
 	Page pending = pending_buf.data;
 	bool have_pending = false;
@@ -261,7 +262,7 @@ write_upper_levels(Relation index, Level below, Page root, int per_internal)
 
 	while (below.n > GEOIDX_INTERNAL_CAPACITY)
 	{
-		Level above = {NULL, NULL, 0, 0};
+		Level above = {NULL, 0, 0};
 		int64 start = 0;
 		while (start < below.n)
 		{
@@ -271,20 +272,19 @@ write_upper_levels(Relation index, Level below, Page root, int per_internal)
 				end = below.n;
 			geoidx_init_page(page, 0, level);
 			for (int64 k = start; k < end; k++)
-				geoidx_internal_append(page, below.blocks[k], below.boxes[k]);
+				geoidx_internal_append(page, below.pages[k].blk, below.pages[k].box);
 			level_add(&above, write_page(index, page, InvalidBlockNumber), *GeoidxPageGetBox(page));
 			start = end;
 			CHECK_FOR_INTERRUPTS();
 		}
-		pfree(below.blocks);
-		pfree(below.boxes);
+		pfree(below.pages);
 		below = above;
 		level++;
 	}
 
 	geoidx_init_page(root, 0, level);
 	for (int64 k = 0; k < below.n; k++)
-		geoidx_internal_append(root, below.blocks[k], below.boxes[k]);
+		geoidx_internal_append(root, below.pages[k].blk, below.pages[k].box);
 }
 
 } // namespace
