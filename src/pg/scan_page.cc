@@ -169,7 +169,8 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 	{
 		IndexTuple payload =
 			so->payload_desc ? geoidx_entry_payload(scan->indexRelation, blk, page, &e[i]) : NULL;
-		if (!geoidx_scalar_keys_match(so, payload))
+		/* the test is in scan_filter.cc; most indexes have no such key and skip the call */
+		if (so->nscalar > 0 && !geoidx_scalar_keys_match(so, payload))
 			continue;
 		bool point = GeoidxEntryIsPoint(&e[i]);
 		if (knn_page == NULL)
