@@ -315,7 +315,17 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 	IndexedTid *hit =
 		(IndexedTid *) bsearch(&key, vs->tids, vs->ntids, sizeof(IndexedTid), tid_cmp);
 	if (hit == NULL)
+	{
+		/*
+		 * A recently dead row (tupleIsAlive false: deleted, but some snapshot
+		 * may still see it) need not be indexed: CREATE INDEX and REINDEX
+		 * CONCURRENTLY leave out the rows that were dead when they took their
+		 * snapshots. Only rows every snapshot may see must be.
+		 */
+		if (!tupleIsAlive)
+			return;
 		not_indexed(index, tid);
+	}
 	BlockNumber hb = ItemPointerGetBlockNumber(tid);
 	OffsetNumber ho = ItemPointerGetOffsetNumber(tid);
 	if (hit->kind != kind)
