@@ -135,8 +135,9 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->capstack = 64;
 	so->stack = (GeoidxPageRef *) palloc(sizeof(GeoidxPageRef) * so->capstack);
 	so->nstack = 0;
-	so->caphits = 512;
-	so->hits = (GeoidxScanHit *) palloc(sizeof(GeoidxScanHit) * so->caphits);
+	/* allocated by the first unordered page that matches: ordered and bitmap scans never use it */
+	so->caphits = 0;
+	so->hits = NULL;
 	so->nhits = so->pos = 0;
 	so->capbitmap = 0;
 	so->bitmap_tids = NULL;

@@ -123,8 +123,10 @@ emit(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload)
 	}
 	if (so->nhits == so->caphits)
 	{
-		so->caphits *= 2;
-		so->hits = (GeoidxScanHit *) repalloc_huge(so->hits, sizeof(GeoidxScanHit) * so->caphits);
+		so->caphits = so->caphits ? 2 * so->caphits : 512;
+		Size bytes = sizeof(GeoidxScanHit) * so->caphits;
+		so->hits = (GeoidxScanHit *) (so->hits ? repalloc_huge(so->hits, bytes)
+											   : MemoryContextAllocHuge(so->cxt, bytes));
 	}
 	GeoidxScanHit *h = &so->hits[so->nhits++];
 	h->tid = e.tid;
@@ -248,9 +250,9 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 	XLogRecPtr lsn = geoidx_page_lsn(scan->indexRelation, buf);
 	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
 
+	/* follows_right is false for a missing right-link: only downlinks need the check */
 	if (follows_right(page, parent_lsn, blk))
 	{
-		check_link(scan->indexRelation, blk, op->rightlink, "right-link");
 		if (knn_page != NULL)
 			geoidx::knn_push_right(&so->knn, *knn_page, op->rightlink, (int16) op->level);
 		else
