@@ -257,9 +257,19 @@ typedef enum GeoidxScanSink
 	GEOIDX_SINK_KNN,    /* amgettuple, ordered: the frontier of so->knn */
 } GeoidxScanSink;
 
+/* The large arrays of a scan, kept by the backend for its next scan (scan_memory.cc). */
+typedef enum GeoidxScanArray
+{
+	GEOIDX_SCAN_FRONTIER, /* the k-NN search's heap */
+	GEOIDX_SCAN_HITS,     /* an unordered scan's rows of one page */
+	GEOIDX_SCAN_NARRAYS
+} GeoidxScanArray;
+
 typedef struct GeoidxScanOpaqueData
 {
-	MemoryContext cxt;       /* everything of one rescan */
+	MemoryContext cxt;                /* everything of one rescan (scan_memory.cc) */
+	void *array[GEOIDX_SCAN_NARRAYS]; /* outside cxt, given back when cxt is reset */
+	Size array_bytes[GEOIDX_SCAN_NARRAYS];
 	MemoryContext batch_cxt; /* payload copies of one page's hits (unordered scans) */
 	MemoryContext tuple_cxt; /* the index tuple of an index-only scan, one at a time */
 	bool no_match;           /* a key no row satisfies (NULL argument, empty IN list) */
@@ -339,6 +349,12 @@ extern IndexScanDesc geoidx_beginscan(Relation index, int nkeys, int norderbys);
 extern void geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys,
 						  int norderbys);
 extern void geoidx_endscan(IndexScanDesc scan);
+
+/* scan_memory.cc: the memory a backend keeps from one scan to the next */
+extern MemoryContext geoidx_scan_memory_take(void);
+extern void geoidx_scan_memory_reset(GeoidxScanOpaque so);
+extern void geoidx_scan_memory_end(GeoidxScanOpaque so);
+extern void *geoidx_scan_array(GeoidxScanOpaque so, GeoidxScanArray which, Size bytes);
 
 /* scan_filter.cc: the keys on the columns after the point */
 extern void geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc payload_desc,

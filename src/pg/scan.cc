@@ -93,7 +93,8 @@ geoidx_beginscan(Relation index, int nkeys, int norderbys)
 {
 	IndexScanDesc scan = RelationGetIndexScan(index, nkeys, norderbys);
 	GeoidxScanOpaque so = (GeoidxScanOpaque) palloc0(sizeof(GeoidxScanOpaqueData));
-	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "geoidx scan", ALLOCSET_DEFAULT_SIZES);
+	so->cxt = geoidx_scan_memory_take();
+	geoidx_scan_memory_reset(so);
 	so->tuple_cxt =
 		AllocSetContextCreate(CurrentMemoryContext, "geoidx scan tuple", ALLOCSET_SMALL_SIZES);
 	so->can_return = geoidx_canreturn(index, 1);
@@ -126,7 +127,7 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	if (orderbys && scan->numberOfOrderBys > 0)
 		memmove(scan->orderByData, orderbys, scan->numberOfOrderBys * sizeof(ScanKeyData));
 
-	MemoryContextReset(so->cxt);
+	geoidx_scan_memory_reset(so);
 	MemoryContext old = MemoryContextSwitchTo(so->cxt);
 
 	setup_keys(scan, so);
@@ -158,7 +159,7 @@ void
 geoidx_endscan(IndexScanDesc scan)
 {
 	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
-	MemoryContextDelete(so->cxt);
+	geoidx_scan_memory_end(so);
 	MemoryContextDelete(so->tuple_cxt);
 	pfree(so);
 	scan->opaque = NULL;

@@ -124,9 +124,8 @@ emit(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload)
 	if (so->nhits == so->caphits)
 	{
 		so->caphits = so->caphits ? 2 * so->caphits : 512;
-		Size bytes = sizeof(GeoidxScanHit) * so->caphits;
-		so->hits = (GeoidxScanHit *) (so->hits ? repalloc_huge(so->hits, bytes)
-											   : MemoryContextAllocHuge(so->cxt, bytes));
+		so->hits = (GeoidxScanHit *) geoidx_scan_array(so, GEOIDX_SCAN_HITS,
+													   sizeof(GeoidxScanHit) * so->caphits);
 	}
 	GeoidxScanHit *h = &so->hits[so->nhits++];
 	h->tid = e.tid;
@@ -206,15 +205,13 @@ knn_visit(void *ctx, geoidx::KnnSearch *s, const geoidx::SearchItem &page)
 	geoidx_scan_page(scan, page.blk, page.level, (XLogRecPtr) page.parent_lsn, &page);
 }
 
-/* Grow the frontier's heap in the scan's memory context. */
+/* Grow the frontier's heap: the scan's kept array is the only one it has. */
 geoidx::SearchItem *
-knn_grow(void *ctx, geoidx::SearchItem *old, size_t cap)
+knn_grow(void *ctx, geoidx::SearchItem *, size_t cap)
 {
 	GeoidxScanOpaque so = (GeoidxScanOpaque) ((IndexScanDesc) ctx)->opaque;
-	Size bytes = sizeof(geoidx::SearchItem) * cap;
-	if (old == NULL)
-		return (geoidx::SearchItem *) MemoryContextAllocHuge(so->cxt, bytes);
-	return (geoidx::SearchItem *) repalloc_huge(old, bytes);
+	return (geoidx::SearchItem *) geoidx_scan_array(so, GEOIDX_SCAN_FRONTIER,
+													sizeof(geoidx::SearchItem) * cap);
 }
 
 /* Allocate a chunk copy in the scan's memory context. */
