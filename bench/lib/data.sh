@@ -30,7 +30,7 @@ dataset_load() {
       t0=$(now_ms)
       sql -f "$BENCH_DIR/sql/worldcat.sql" >/dev/null ;;
     cities)
-      [[ -r $CITIES_CSV ]] || die "cities: cannot read $CITIES_CSV (the shared data dir must be beside the repo)"
+      [[ -r $CITIES_CSV ]] || die "cities: cannot read $CITIES_CSV (data/ of this repository)"
       sql -f "$BENCH_DIR/sql/cities.sql" <"$CITIES_CSV" >/dev/null ;;
     *) die "unknown data set '$ds' (seed1, seed2, world, worldcat, cities)" ;;
   esac

@@ -7,8 +7,10 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Exporter 'import';
+use Cwd qw(abs_path);
+use FindBin;
 
-our @EXPORT = qw(geoidx_node psql_file shared_data soak);
+our @EXPORT = qw(geoidx_node psql_file data_dir soak);
 
 # A started node with postgis and geoidx created in database "postgres".
 sub geoidx_node
@@ -34,10 +36,11 @@ sub psql_file
 	return $out;
 }
 
-sub shared_data
+# The repository's data/ directory (real point sets, with their licences).
+sub data_dir
 {
-	my $d = $ENV{GEOIDX_SHARED_DATA} or die "GEOIDX_SHARED_DATA is not set";
-	die "no shared data in $d" unless -d $d;
+	my $d = abs_path("$FindBin::Bin/../../data");
+	die "no data directory at $FindBin::Bin/../../data" unless defined $d && -d $d;
 	return $d;
 }
 

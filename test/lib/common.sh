@@ -59,15 +59,6 @@ make_work_copy() {
 	echo "$work"
 }
 
-shared_data_dir() {
-	local here=$1
-	if [ -n "${GEOIDX_SHARED_DATA:-}" ]; then echo "$GEOIDX_SHARED_DATA"; return; fi
-	local d
-	d=$(cd "$here/.." && pwd)/shared/data
-	[ -d "$d" ] || die "no shared data at $d (set GEOIDX_SHARED_DATA)"
-	echo "$d"
-}
-
 start_cluster() {
 	local dir=$1 port=$2
 	run_as_pg "$PG_BIN/initdb" -D "$dir" -U "$PG_USER" -A trust --no-sync >/dev/null

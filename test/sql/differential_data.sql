@@ -1,6 +1,6 @@
 -- The differential test's points: synthetic sets that hit every hard case,
 -- plus the real data sets. Deterministic (setseed), so a failure reproduces.
--- psql variable :datadir is the shared data directory.
+-- psql variable :datadir is the repository's data/ directory (data/README.md).
 SET client_min_messages = warning;
 SELECT setseed(0.4242);
 

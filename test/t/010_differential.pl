@@ -16,7 +16,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $node = geoidx_node('differential', conf => "work_mem = 64MB\n");
-psql_file($node, "$FindBin::Bin/../sql/differential_data.sql", datadir => shared_data());
+psql_file($node, "$FindBin::Bin/../sql/differential_data.sql", datadir => data_dir());
 
 my $npts = $node->safe_psql('postgres', 'SELECT count(*) FROM pts WHERE pos IS NOT NULL AND NOT ST_IsEmpty(pos)');
 cmp_ok($npts, '>=', 200000, "at least 200,000 points ($npts)");

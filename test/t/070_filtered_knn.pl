@@ -50,21 +50,13 @@ my $node = geoidx_node('filtered',
 	conf => "work_mem = 64MB\nmaintenance_work_mem = 256MB\nautovacuum = off\njit = off\nclient_min_messages = warning\n");
 
 # --- 1. data -------------------------------------------------------------------
-my $airports = '';
-my $datadir = $ENV{GEOIDX_SHARED_DATA};
-if ($datadir && -r "$datadir/airportsdata/airports.csv")
-{
-	$airports = qq{
+my $datadir = data_dir();
+my $airports = qq{
 	CREATE TEMP TABLE airports (icao text, iata text, name text, city text, subd text, country text,
 		elevation text, lat float8, lon float8, tz text, lid text);
 	COPY airports FROM '$datadir/airportsdata/airports.csv' WITH (FORMAT csv, HEADER true);
 	INSERT INTO src SELECT nextval('sid'), ST_SetSRID(ST_MakePoint(lon, lat), 4326), name FROM airports;
-	};
-}
-else
-{
-	diag('GEOIDX_SHARED_DATA is not set: no real data set, synthetic points only');
-}
+};
 
 # src: the points; ref: every row with its columns, the reference copy (it
 # never gets a geoidx index); pts: the table under test.
