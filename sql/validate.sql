@@ -14,3 +14,7 @@ CREATE OPERATOR CLASS broken_class FOR TYPE geometry USING geoidx FAMILY broken_
 SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'broken_class';
 DROP OPERATOR FAMILY broken_ops USING geoidx;
 DROP TABLE pv;
+-- every GUC geoidx defines is in pg_settings with a description (the README's Settings table)
+LOAD 'geoidx';
+SELECT name, setting, context, vartype, enumvals IS NOT NULL AS has_values, short_desc <> '' AS described
+FROM pg_settings WHERE name LIKE 'geoidx.%' ORDER BY name;
