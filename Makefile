@@ -3,8 +3,13 @@
 # both against a running server; `make tapcheck` (TAP: they start their own
 # clusters). The core's unit tests are in CMake. test/run-all runs everything.
 EXTENSION = geoidx
+# The release (README: versions and upgrades). The SQL version in geoidx.control
+# is its major.minor; META.json and debian/changelog name the release too, and
+# test/package/versions checks that they agree.
+EXTVERSION = 0.2.0
 MODULE_big = geoidx
-DATA = geoidx--0.1.sql
+# The newest SQL version whole, and an upgrade script from every released one.
+DATA = geoidx--0.2.sql geoidx--0.1--0.2.sql
 
 CORE_OBJS = $(patsubst %.cc,%.o,$(wildcard src/core/*.cc))
 PG_OBJS = $(patsubst %.cc,%.o,$(wildcard src/pg/*.cc))
@@ -19,6 +24,7 @@ ISOLATION_OPTS = --dbname=geoidx_isolation --load-extension=postgis --load-exten
 PG_CONFIG ?= pg_config
 # C++17; PG15's s_lock.h uses `register`, which C++17 removed; no exceptions or RTTI may
 # cross into PostgreSQL, so none are compiled in.
+PG_CPPFLAGS = -DGEOIDX_LIB_VERSION='"$(EXTVERSION)"'
 PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -Wno-register -Wno-unused-parameter \
 	-Wno-missing-field-initializers -fno-exceptions -fno-rtti -Isrc/core
 SHLIB_LINK = -lproj -lstdc++ -lm

@@ -128,12 +128,14 @@ SET enable_seqscan = off;
 SELECT count(*) AS reader_rows FROM regress_geoidx_sec.outlets WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(10 10)', 1e6);
 RESET enable_seqscan;
 SELECT entries > 0 AS reader_stats FROM geoidx_stats('regress_geoidx_sec.outlets_pos');
+SELECT geoidx_index_format('regress_geoidx_sec.outlets_pos') = geoidx_lib_format() AS reader_format;
 SELECT geoidx_verify('regress_geoidx_sec.outlets_pos');
 INSERT INTO regress_geoidx_sec.outlets VALUES (0, 'SRID=4326;POINT(0 0)');
 RESET ROLE;
 -- A role with no right on the table: neither function (both check before any lock).
 SET ROLE regress_geoidx_stranger;
 SELECT geoidx_stats('regress_geoidx_sec.outlets_pos');
+SELECT geoidx_index_format('regress_geoidx_sec.outlets_pos');
 SELECT geoidx_verify('regress_geoidx_sec.outlets_pos');
 RESET ROLE;
 

@@ -34,6 +34,7 @@ typedef struct GeoidxRelInfo
 {
 	const char *what;
 	TupleDesc payload_desc; /* NULL: the index has the point only */
+	bool format_checked;    /* the metapage's format is this library's */
 } GeoidxRelInfo;
 
 /* a decoded indexed value */
@@ -74,7 +75,9 @@ extern void geoidx_corrupted(Relation index, BlockNumber blk, const char *detail
 	pg_attribute_printf(3, 4) pg_attribute_noreturn();
 extern void geoidx_check_page(Relation index, Buffer buf, Page page);
 extern Page geoidx_locked_page(Relation index, Buffer buf);
+extern uint32 geoidx_index_format_of(Relation index);
 extern void geoidx_check_metapage(Relation index);
+extern void geoidx_check_metapage_once(Relation index);
 extern Buffer geoidx_new_buffer(Relation index);
 /* internal pages (page.cc) */
 extern void geoidx_internal_append(Page page, BlockNumber child, const geoidx::Box3 &box);

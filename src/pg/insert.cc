@@ -231,6 +231,7 @@ bool
 geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, Relation heap,
 			  IndexUniqueCheck checkUnique, bool indexUnchanged, IndexInfo *indexInfo)
 {
+	geoidx_check_metapage_once(index);
 	GeoidxLeafEntry entry;
 	entry.tid = *ht_ctid;
 	entry.flags = GEOIDX_KIND_NULL;

@@ -203,9 +203,10 @@ geoidx_locked_page(Relation index, Buffer buf)
 	return page;
 }
 
-/* Refuse an index whose metapage is not geoidx's or is of another format version. */
-void
-geoidx_check_metapage(Relation index)
+/* Return the on-disk format an index's metapage records, after checking the metapage is geoidx's.
+ */
+uint32
+geoidx_index_format_of(Relation index)
 {
 	Buffer buf = ReadBuffer(index, GEOIDX_METAPAGE_BLKNO);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -214,13 +215,43 @@ geoidx_check_metapage(Relation index)
 	GeoidxMetaPageData *meta = GeoidxPageGetMeta(page);
 	if (!(GeoidxPageGetOpaque(page)->flags & GEOIDX_F_META) || meta->magic != GEOIDX_MAGIC)
 		corrupted(index, GEOIDX_METAPAGE_BLKNO, "the metapage has no geoidx magic number");
-	if (meta->version != GEOIDX_FORMAT_VERSION)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("index \"%s\" has on-disk format %u, this geoidx reads format %d",
-						RelationGetRelationName(index), meta->version, GEOIDX_FORMAT_VERSION),
-				 errhint("REINDEX it.")));
+	uint32 version = meta->version;
 	UnlockReleaseBuffer(buf);
+	return version;
+}
+
+/*
+ * Refuse an index of another on-disk format than this library's (README:
+ * versions and upgrades): reading it with this layout would give wrong answers,
+ * writing to it would corrupt it. The hint names the statement that fixes it.
+ */
+void
+geoidx_check_metapage(Relation index)
+{
+	uint32 version = geoidx_index_format_of(index);
+	if (version != GEOIDX_FORMAT_VERSION)
+	{
+		char *name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(index)),
+												RelationGetRelationName(index));
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						errmsg("index \"%s\" has on-disk format %u, which geoidx %s cannot read",
+							   RelationGetRelationName(index), version, GEOIDX_LIB_VERSION),
+						errdetail("This geoidx library reads and writes on-disk format %d only.",
+								  GEOIDX_FORMAT_VERSION),
+						errhint("Rebuild the index with REINDEX INDEX %s;", name)));
+	}
+}
+
+/* Check the format once per relcache entry, for the write path that runs per row. */
+void
+geoidx_check_metapage_once(Relation index)
+{
+	GeoidxRelInfo *info = (GeoidxRelInfo *) geoidx_rel_info(index);
+	if (!info->format_checked)
+	{
+		geoidx_check_metapage(index);
+		info->format_checked = true;
+	}
 }
 
 /*

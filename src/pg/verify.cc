@@ -1,6 +1,7 @@
 /*
  * geoidx_verify(index) and geoidx_stats(index): what a DBA runs to trust an
- * index and to see its shape.
+ * index and to see its shape; geoidx_index_format(index), geoidx_lib_version()
+ * and geoidx_lib_format(): what to check after an upgrade.
  *
  * geoidx_verify walks the tree from the root and checks every invariant the
  * search relies on: page headers, levels (all leaves on level 0, each child one
@@ -29,6 +30,9 @@ extern "C"
 {
 	PG_FUNCTION_INFO_V1(geoidx_verify);
 	PG_FUNCTION_INFO_V1(geoidx_stats);
+	PG_FUNCTION_INFO_V1(geoidx_index_format);
+	PG_FUNCTION_INFO_V1(geoidx_lib_version);
+	PG_FUNCTION_INFO_V1(geoidx_lib_format);
 }
 
 namespace
@@ -458,4 +462,33 @@ geoidx_stats(PG_FUNCTION_ARGS)
 	values[6] = Float8GetDatum(internal_pages ? internal_used / internal_pages : 0.0);
 	values[7] = Int64GetDatum(incomplete);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+/*
+ * Report the on-disk format an index was written in (SQL), without refusing
+ * one this library cannot read: after an upgrade it tells which indexes need a
+ * REINDEX (README: versions and upgrades).
+ */
+extern "C" Datum
+geoidx_index_format(PG_FUNCTION_ARGS)
+{
+	Oid indexoid = PG_GETARG_OID(0);
+	(void) check_target(indexoid, false);
+	Relation index = open_geoidx(indexoid, AccessShareLock);
+	uint32 format = geoidx_index_format_of(index);
+	index_close(index, AccessShareLock);
+	PG_RETURN_INT32((int32) format);
+}
+
+/* Report the library's release and the one on-disk format it reads and writes (SQL). */
+extern "C" Datum
+geoidx_lib_version(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(GEOIDX_LIB_VERSION));
+}
+
+extern "C" Datum
+geoidx_lib_format(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(GEOIDX_FORMAT_VERSION);
 }

@@ -1,4 +1,4 @@
--- geoidx 0.1: an index access method for PostGIS points that answers radius and
+-- geoidx 0.2: an index access method for PostGIS points that answers radius and
 -- nearest-neighbour questions in metres on the WGS84 spheroid, with the same
 -- answers as PostGIS geography.
 --
@@ -135,6 +135,24 @@ CREATE FUNCTION @extschema@.geoidx_stats(index regclass,
 	OUT internal_fill float8, OUT incomplete_splits bigint)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'geoidx_stats'
+	LANGUAGE C STRICT PARALLEL RESTRICTED;
+
+-- Versions (0.2; README: versions and upgrades): the library's release, the
+-- on-disk format it reads and writes, and the format an index was written in,
+-- so that after an upgrade a query can list the indexes to REINDEX.
+CREATE FUNCTION @extschema@.geoidx_lib_version()
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'geoidx_lib_version'
+	LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_lib_format()
+	RETURNS integer
+	AS 'MODULE_PATHNAME', 'geoidx_lib_format'
+	LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_index_format(index regclass)
+	RETURNS integer
+	AS 'MODULE_PATHNAME', 'geoidx_index_format'
 	LANGUAGE C STRICT PARALLEL RESTRICTED;
 
 -- geography: the same operator class, operators and functions for PostGIS
