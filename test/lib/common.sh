@@ -17,7 +17,8 @@ as_root() {
 ensure_packages() {
 	local pkgs=(build-essential cmake pkg-config libgtest-dev googletest libproj-dev
 		postgresql-15 postgresql-client-15 postgresql-contrib postgresql-server-dev-15
-		postgresql-15-postgis-3 libipc-run-perl)
+		postgresql-15-postgis-3 libipc-run-perl
+		dpkg-dev debhelper postgresql-server-dev-all)
 	local missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
