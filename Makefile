@@ -47,7 +47,14 @@ isolationcheck:
 tapcheck:
 	$(prove_installcheck)
 
-.PHONY: isolationcheck tapcheck
+# The PGXN distribution (META.json): the committed tree at HEAD, without the data
+# sets and the benchmark kit, which building, installing and installcheck do not use.
+dist:
+	mkdir -p build
+	git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o build/$(EXTENSION)-$(EXTVERSION).zip \
+		HEAD -- . ':!data' ':!bench' ':!.ci'
+
+.PHONY: isolationcheck tapcheck dist
 
 # PGXS tracks no header dependencies: rebuild everything when a header changes.
 $(OBJS): $(wildcard src/core/*.h src/pg/*.h)
