@@ -22,7 +22,7 @@ SEMVER = (r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
           r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?")
 VERSION_RE = re.compile("^" + SEMVER + "$")
 RANGE_ONE = r"(?:(?:[=!]=|[<>]=?)\s*)?" + SEMVER
-RANGE_RE = re.compile("^(?:" + RANGE_ONE + "|0)(?:,\s*" + RANGE_ONE + ")*$")
+RANGE_RE = re.compile("^(?:" + RANGE_ONE + "|0)(?:," + r"\s*" + RANGE_ONE + ")*$")
 TERM_RE = re.compile(r"^[^/\\\s\x00-\x1f\x7f]{2,}$")
 CUSTOM_RE = re.compile(r"^[xX]_.")
 LICENSES = {
@@ -165,7 +165,8 @@ def validate(meta, dist_dir=None):
 
 def self_test(path):
     """Each broken copy of a valid document must be refused, or the checker checks nothing."""
-    good = json.load(open(path))
+    with open(path) as f:
+        good = json.load(f)
     assert validate(good) == [], validate(good)
     breakages = {
         "no name": lambda m: m.pop("name"),
@@ -198,7 +199,8 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        meta = json.load(open(argv[1]))
+        with open(argv[1]) as f:
+            meta = json.load(f)
     except (OSError, ValueError) as e:
         print(f"{argv[1]}: {e}", file=sys.stderr)
         return 1
