@@ -7,6 +7,7 @@
 
 #include <type_traits>
 
+#include "heap_order.h"
 #include "knn_search.h"
 #include "region.h"
 #include "sphere_bounds.h"
@@ -264,7 +265,8 @@ typedef enum GeoidxScanSink
 typedef enum GeoidxScanArray
 {
 	GEOIDX_SCAN_FRONTIER, /* the k-NN search's heap */
-	GEOIDX_SCAN_HITS,     /* an unordered scan's rows of one page */
+	GEOIDX_SCAN_HITS,     /* an unordered scan's rows of one batch */
+	GEOIDX_SCAN_ORDER,    /* their heap order keys, and room to sort them */
 	GEOIDX_SCAN_NARRAYS
 } GeoidxScanArray;
 
@@ -273,7 +275,7 @@ typedef struct GeoidxScanOpaqueData
 	MemoryContext cxt;                /* everything of one rescan (scan_memory.cc) */
 	void *array[GEOIDX_SCAN_NARRAYS]; /* outside cxt, given back when cxt is reset */
 	Size array_bytes[GEOIDX_SCAN_NARRAYS];
-	MemoryContext batch_cxt; /* payload copies of one page's hits (unordered scans) */
+	MemoryContext batch_cxt; /* payload copies of one batch's hits (unordered scans) */
 	MemoryContext tuple_cxt; /* the index tuple of an index-only scan, one at a time */
 	bool no_match;           /* a key no row satisfies (NULL argument, empty IN list) */
 
@@ -311,10 +313,19 @@ typedef struct GeoidxScanOpaqueData
 	GeoidxPageRef *stack; /* unordered: pages still to read, depth first */
 	int nstack;
 	int capstack;
-	GeoidxScanHit *hits; /* unordered: the rows of the last page read */
+	/*
+	 * unordered: the rows of the last batch of pages read, handed over in heap
+	 * order (order[], src/core/heap_order.h) unless the scan is index-only. A
+	 * batch is one page, then grows to batch_target rows, which grows with
+	 * each batch: a LIMIT reads little, a large answer is ordered in few
+	 * large batches.
+	 */
+	GeoidxScanHit *hits;
 	int nhits;
 	int caphits;
 	int pos;
+	uint64 *order; /* NULL: the rows go in the order they were found */
+	int batch_target;
 	ItemPointerData *bitmap_tids; /* bitmap: the TIDs of the last page read */
 	int nbitmap;
 	int capbitmap;

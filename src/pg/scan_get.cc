@@ -1,7 +1,7 @@
 /*
  * Running scans: what gistget.c is to GiST. Unordered scans (radius, full,
- * bitmap) read the tree depth first with a stack of pages and return a page's
- * matches before reading the next; ordered scans (ORDER BY <~>) take rows
+ * bitmap) read the tree depth first with a stack of pages and return a batch
+ * of pages' matches in heap order before reading the next; ordered scans (ORDER BY <~>) take rows
  * from the core's best-first search, which reads pages through the visitor
  * of scan_page.cc. The distance handed to the executor is exact
  * (xs_recheckorderby = false) and no row needs a heap recheck.
@@ -150,19 +150,53 @@ next_ordered(IndexScanDesc scan, GeoidxScanOpaque so)
 	return true;
 }
 
-/* Return the next row of an unordered scan, reading pages until one has a match. */
+/*
+ * The most rows a page can add to a batch: a batch stops growing before the
+ * next page could take it past what heap order keys can number.
+ */
+constexpr int kBatchPageRows = GEOIDX_ENTRIES_SPACE / sizeof(GeoidxLeafEntry);
+constexpr int kBatchMax = (int) geoidx::kHeapOrderMax - kBatchPageRows;
+static_assert(kBatchMax > 8 * kBatchPageRows, "a batch must hold many pages");
+
+/*
+ * Read the next batch of an unordered scan: pages until batch_target rows
+ * match (or the tree is done), then their heap order, so that the executor
+ * reads each heap page once per batch. An index-only scan reads no heap and
+ * keeps to one page a batch, in index order.
+ */
+void
+next_batch(IndexScanDesc scan, GeoidxScanOpaque so)
+{
+	so->nhits = so->pos = 0;
+	so->order = NULL;
+	MemoryContextReset(so->batch_cxt);
+	do
+		next_page(scan, so);
+	while (so->nstack > 0 && so->nhits < so->batch_target && so->nhits < kBatchMax);
+	if (scan->xs_want_itup || so->nhits < 2)
+		return;
+	uint64 *keys =
+		(uint64 *) geoidx_scan_array(so, GEOIDX_SCAN_ORDER, 2 * sizeof(uint64) * so->nhits);
+	for (int i = 0; i < so->nhits; i++)
+		keys[i] = geoidx::heap_order_key(ItemPointerGetBlockNumberNoCheck(&so->hits[i].tid),
+										 ItemPointerGetOffsetNumberNoCheck(&so->hits[i].tid), i);
+	geoidx::sort_heap_order(keys, keys + so->nhits, so->nhits);
+	so->order = keys;
+	/* the first batch is one page, for a LIMIT; then eight times the last */
+	so->batch_target = Min(Max(1024, 8 * so->nhits), kBatchMax);
+}
+
+/* Return the next row of an unordered scan, reading batches until one has a match. */
 bool
 next_unordered(IndexScanDesc scan, GeoidxScanOpaque so)
 {
 	while (so->pos >= so->nhits && so->nstack > 0)
-	{
-		so->nhits = so->pos = 0;
-		MemoryContextReset(so->batch_cxt);
-		next_page(scan, so);
-	}
+		next_batch(scan, so);
 	if (so->pos >= so->nhits)
 		return false;
-	const GeoidxScanHit &h = so->hits[so->pos++];
+	int i = so->order ? (int) geoidx::heap_order_place(so->order[so->pos]) : so->pos;
+	so->pos++;
+	const GeoidxScanHit &h = so->hits[i];
 	geoidx_scan_set_result(scan, &h.tid, h.kind, h.x, h.y, 0.0, h.payload);
 	return true;
 }
@@ -171,7 +205,7 @@ next_unordered(IndexScanDesc scan, GeoidxScanOpaque so)
 
 /*
  * Return the next matching row (amgettuple): in distance order for an
- * ordered scan, else in index order, a page's rows at a time.
+ * ordered scan, else a batch's rows at a time in heap order.
  */
 bool
 geoidx_gettuple(IndexScanDesc scan, ScanDirection dir)

@@ -1,0 +1,40 @@
+-- Unordered index scans hand rows over in heap order, a batch at a time
+-- (src/core/heap_order.h): every row once, the same rows as PostGIS, and the
+-- ctids rising within each batch, so a 24,000-row answer over a heap in random
+-- order has only a few descents (one per batch); in index order it has
+-- thousands. Index-only scans stay in index order.
+SELECT setseed(0.3);
+CREATE TABLE ho (id int, pos geometry(Point, 4326));
+INSERT INTO ho SELECT i, ST_SetSRID(ST_MakePoint(10 * random(), 10 * random()), 4326)
+FROM generate_series(1, 60000) i;
+CREATE INDEX ho_pos ON ho USING geoidx (pos);
+VACUUM ANALYZE ho;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET enable_indexonlyscan = off;
+EXPLAIN (COSTS OFF) SELECT ctid FROM ho WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(5 5)', 400000);
+CREATE TEMP TABLE got AS
+SELECT row_number() OVER () AS n, ctid AS c, id FROM ho
+WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(5 5)', 400000);
+SELECT count(*) > 20000 AS large, count(*) = count(DISTINCT id) AS each_once FROM got;
+SELECT count(*) FILTER (WHERE c < prev) <= 6 AS few_descents
+FROM (SELECT c, lag(c) OVER (ORDER BY n) AS prev FROM got) w;
+RESET enable_seqscan;
+SET enable_indexscan = off;
+SELECT count(*) AS only_geoidx FROM (SELECT id FROM got EXCEPT
+	SELECT id FROM ho WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(5 5)'::geography, 400000)) d;
+SELECT count(*) AS only_postgis FROM (SELECT id FROM ho
+	WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(5 5)'::geography, 400000) EXCEPT SELECT id FROM got) d;
+RESET enable_indexscan;
+-- a LIMIT without ORDER BY: the first batch is one page
+SET enable_seqscan = off;
+SELECT count(*) AS limited FROM (SELECT id FROM ho WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(5 5)', 400000) LIMIT 10) s;
+-- index-only: no heap to order, the same rows
+RESET enable_indexonlyscan;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ho WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(5 5)', 400000);
+SELECT count(*) = (SELECT count(*) FROM got) AS index_only_same FROM ho
+WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(5 5)', 400000);
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_indexscan;
+DROP TABLE ho;
