@@ -114,27 +114,64 @@ variant_table() {
 }
 
 # r1_centres: 32 random R1 centres (same box as the R1 scripts) with their
-# answer ids, computed with the geography predicate (the reference answer).
-# Used by the T-limit workload (fetch those ids by primary key) and by the
-# correctness guard.
+# answer ids, computed with the geography predicate (the reference answer),
+# and the heap TIDs of those rows in seed1_geoidx. Used by the limit workload
+# (a TID scan of exactly those rows), by geoidx on the same centres, and by
+# the correctness guard.
 r1_centres_load() {
   [[ $(sql -c "SELECT to_regclass('r1_centres') IS NOT NULL") == t ]] && return
   local src=seed1
   [[ $(sql -c "SELECT to_regclass('seed1_gist_geog') IS NOT NULL") == t ]] && src=seed1_gist_geog
   sql >/dev/null <<SQL
 SELECT setseed(0.4242);
-CREATE TABLE r1_centres (c int PRIMARY KEY, pos geometry(Point, 4326) NOT NULL, ids int[]);
+CREATE TABLE r1_centres (c int PRIMARY KEY, pos geometry(Point, 4326) NOT NULL, ids int[], tids tid[]);
 INSERT INTO r1_centres (c, pos)
 SELECT g, ST_Point(106 + 8 * random(), -8 + 2 * random(), 4326) FROM generate_series(1, 32) g;
 -- the article's centre as number 1
 UPDATE r1_centres SET pos = ST_Point(112, -7, 4326) WHERE c = 1;
 -- the arrays are read whole on every call: store them uncompressed
 ALTER TABLE r1_centres ALTER ids SET STORAGE EXTERNAL;
+ALTER TABLE r1_centres ALTER tids SET STORAGE EXTERNAL;
 UPDATE r1_centres r SET ids = (SELECT array_agg(id ORDER BY id) FROM $src s
                               WHERE ST_DWithin(s.pos::geography, r.pos::geography, 200000));
-VACUUM FULL ANALYZE r1_centres;
 SQL
+  if [[ $(sql -c "SELECT to_regclass('seed1_geoidx') IS NOT NULL") == t ]]; then
+    sql -c "UPDATE r1_centres r SET tids = (SELECT array_agg(s.ctid) FROM seed1_geoidx s
+                                            WHERE s.id = ANY (r.ids))" >/dev/null
+  fi
+  sql -c "VACUUM FULL ANALYZE r1_centres" >/dev/null
   step "data: r1_centres: 32 centres, $(sql -c "SELECT round(avg(cardinality(ids))) FROM r1_centres") ids on average"
+}
+
+# limit_centres_load NAME GEOIDX_TABLE CENTRE_SQL ANSWER_SQL: 32 centres (c,
+# pos) from CENTRE_SQL, the same distribution as the workload's random
+# centres, and the heap TIDs of the answer at each (ANSWER_SQL, with r.pos the
+# centre, over GEOIDX_TABLE s) for the limit workloads. The answers are
+# geoidx's, which the correctness guard holds equal to PostGIS's; without the
+# geoidx table there is nothing to measure.
+limit_centres_load() {
+  local name=$1 table=$2 centres=$3 answer=$4
+  [[ $(sql -c "SELECT to_regclass('$name') IS NOT NULL") == t ]] && return
+  [[ $(sql -c "SELECT to_regclass('$table') IS NOT NULL") == t ]] || return 0
+  sql >/dev/null <<SQL
+SELECT setseed(0.2424);
+CREATE TABLE $name (c int PRIMARY KEY, pos geometry(Point, 4326) NOT NULL, tids tid[]);
+INSERT INTO $name (c, pos) $centres;
+ALTER TABLE $name ALTER tids SET STORAGE EXTERNAL;
+UPDATE $name r SET tids = (SELECT array_agg(ctid) FROM ($answer) a);
+VACUUM FULL ANALYZE $name;
+SQL
+  step "data: $name: 32 centres, $(sql -c "SELECT round(avg(cardinality(tids))) FROM $name") rows on average"
+}
+r2_centres_load() {
+  limit_centres_load r2_centres seed2_geoidx \
+    "SELECT g, ST_Point(120.5 + 9 * random(), 70.5 + 9 * random(), 4326) FROM generate_series(1, 32) g" \
+    "SELECT s.ctid FROM seed2_geoidx s WHERE geoidx_dwithin(s.pos, r.pos, 5000) ORDER BY s.pos <~> r.pos LIMIT 100"
+}
+k1_centres_load() {
+  limit_centres_load k1_centres world_geoidx \
+    "SELECT g, ST_Point(-180 + 360 * random(), degrees(asin(2 * random() - 1)), 4326) FROM generate_series(1, 32) g" \
+    "SELECT s.ctid FROM world_geoidx s ORDER BY s.pos <~> r.pos LIMIT 10"
 }
 
 # pg_centres: centres for PG (keyset paging), with the bound that asks for

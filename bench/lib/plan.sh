@@ -8,13 +8,14 @@
 # (tools/redis_geo_bench.c). The table shows geoidx/variant for every
 # variant; lib/report.sh picks the ones each target is about.
 declare -A WL_DATASET=(
-  [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2]=seed2
+  [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2_limit]=seed2 [k1_limit]=world [r2]=seed2
   [k1_world_10]=world [k1_world_100]=world [k1_cities_10]=cities [k1_cities_100]=cities
   [kf]=worldcat [pg]=world
 )
 declare -A WL_TITLE=(
   [t]="T SELECT 1" [r1_ids]="R1 200 km ids" [r1_count]="R1 200 km count(*)"
-  [r1_limit]="T limit: R1 ids by PK" [r2]="R2 5 km nearest 100"
+  [r1_limit]="limit R1 ids (32 centres)" [r2_limit]="limit R2 (32 centres)"
+  [k1_limit]="limit K1 world k=10 (32 centres)" [r2]="R2 5 km nearest 100"
   [k1_world_10]="K1 world k=10" [k1_world_100]="K1 world k=100"
   [k1_cities_10]="K1 cities k=10" [k1_cities_100]="K1 cities k=100"
   [kf]="KF 1% category k=10" [pg]="PG page 100 of 10 rows"
@@ -23,7 +24,9 @@ declare -A WL_FULL=(
   [t]="select1"
   [r1_ids]="noindex gist_geog gist_geom spgist geoidx geoidx_cl redis"
   [r1_count]="noindex gist_geog gist_geom spgist geoidx geoidx_cl"
-  [r1_limit]="pk gist_geog geoidx"
+  [r1_limit]="tid pk gist_geog geoidx"
+  [r2_limit]="tid geoidx"
+  [k1_limit]="tid geoidx"
   [r2]="gist_geog gist_geom spgist geoidx geoidx_cl"
   [k1_world_10]="gist_geog gist_geom geoidx redis"
   [k1_world_100]="gist_geog gist_geom geoidx redis"
@@ -37,20 +40,22 @@ declare -A WL_SHORT=(
   [t]="select1"
   [r1_ids]="gist_geog gist_geom geoidx geoidx_cl redis"
   [r1_count]="gist_geog geoidx"
-  [r1_limit]="pk geoidx"
+  [r1_limit]="tid geoidx"
+  [r2_limit]="tid geoidx"
+  [k1_limit]="tid geoidx"
   [r2]="gist_geog gist_geom geoidx geoidx_cl"
   [k1_world_10]="gist_geog gist_geom geoidx redis"
   [k1_cities_10]="gist_geog geoidx"
   [kf]="gist_geog geoidx"
   [pg]="gist_offset geoidx geoidx_p1"
 )
-WL_ORDER=(t r1_ids r1_count r1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg)
+WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg)
 
 # Script variants that are another formulation on the same table and index
 # (PG: page 1, and GiST's OFFSET form) -> the variant whose table they read.
 index_variant() {
   case $1 in
-    geoidx_p1) echo geoidx ;;
+    geoidx_p1 | tid) echo geoidx ;;
     gist_offset | gist_p1) echo gist_geog ;;
     *) echo "$1" ;;
   esac
@@ -65,7 +70,7 @@ ds_selected() {
 # --workloads names (the issue's) -> workload ids.
 workload_group_members() {
   case ${1,,} in
-    t) echo "t r1_limit" ;;
+    t) echo "t r1_limit r2_limit k1_limit" ;;
     r1) echo "r1_ids r1_count" ;;
     r2) echo "r2" ;;
     k1) echo "k1_world_10 k1_cities_10 k1_world_100 k1_cities_100" ;;
@@ -109,7 +114,7 @@ selected_read_workloads() {
 variant_table_name() {
   local w=$1 v=$2
   case $v in
-    select1 | redis | noindex | pk) echo "" ;;
+    select1 | redis | noindex | pk | tid) echo "" ;;
     *) echo "${WL_DATASET[$w]}_$(index_variant "$v")" ;;
   esac
 }
