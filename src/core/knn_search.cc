@@ -80,7 +80,8 @@ refine(KnnSearch *s, SearchItem *item)
 		}
 		else
 		{
-			item->dist = st_distance(s->center, g, true);
+			/* point first, as ORDER BY col <~> centre computes it (distance_memo.cc) */
+			item->dist = st_distance(g, s->center, true);
 			item->kind = ItemKind::exact;
 			s->refined++;
 		}

@@ -14,6 +14,11 @@
  * GSERIALIZED, and a geography holds what the cast would have made of it), and
  * also strings, so that untyped literals stay unambiguous (see text_args.cc).
  *
+ * ORDER BY col <~> centre LIMIT k computes col <~> centre again for every row
+ * the index returns (the executor projects the ORDER BY expression): <~> and
+ * geoidx_distance take the scan's own value for that row from
+ * distance_memo.cc instead of a second geodesic.
+ *
  * geoidx_distance, <~> and geoidx_dwithin run once per row in sequential scans:
  * they read the points in place (no detoast for ordinary points, no palloc),
  * and geoidx_dwithin keeps the cheap tests of the last centre it saw in
@@ -44,6 +49,10 @@ distance_common(FunctionCallInfo fcinfo, bool use_spheroid, const char *what1, c
 	bool have_b = geoidx_read_point(PG_GETARG_DATUM(1), what2, &b, &llb);
 	if (!have_a || !have_b)
 		PG_RETURN_NULL();
+	/* the row a k-NN scan just returned: the scan computed this very distance */
+	double d;
+	if (use_spheroid && geoidx_distance_memo_find(a.x, a.y, geoidx::RawPoint{b.x, b.y}, &d))
+		PG_RETURN_FLOAT8(d);
 	PG_RETURN_FLOAT8(geoidx::st_distance(geoidx::geographic_point(lla),
 										 geoidx::geographic_point(llb), use_spheroid));
 }

@@ -7,6 +7,7 @@
 
 #include <type_traits>
 
+#include "dwithin_memo.h"
 #include "heap_order.h"
 #include "knn_search.h"
 #include "region.h"
@@ -301,6 +302,7 @@ typedef struct GeoidxScanOpaqueData
 	bool *key_ok;                 /* the key's point is neither NULL nor EMPTY */
 	geoidx::GeoPoint *key_center; /* where key_ok */
 	geoidx::LonLat order_centre;  /* the primary's point */
+	geoidx::RawPoint order_raw;   /* ... as its argument holds it (distance_memo.cc) */
 	bool tie_keys;                /* some key after the primary is key_ok */
 	geoidx::KnnSearch knn;
 	geoidx::SearchItem *run;
@@ -388,6 +390,9 @@ extern int64 geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 								   double x, double y, double dist, IndexTuple payload);
 extern double geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y);
+/* distance_memo.cc: the exact distance of the row a k-NN scan returned last, for <~> */
+extern void geoidx_distance_memo_note(double x, double y, geoidx::RawPoint centre, double dist);
+extern bool geoidx_distance_memo_find(double x, double y, geoidx::RawPoint centre, double *dist);
 
 /* vacuum.cc */
 extern IndexBulkDeleteResult *geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,

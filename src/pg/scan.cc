@@ -76,6 +76,7 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 		{
 			so->primary = k;
 			so->order_centre = ll;
+			so->order_raw = geoidx::RawPoint{p.x, p.y};
 			so->ordered = true;
 		}
 		else

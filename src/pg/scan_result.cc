@@ -69,12 +69,12 @@ form_index_tuple(IndexScanDesc scan, GeoidxScanOpaque so, int kind, double x, do
 
 } // namespace
 
-/* Compute the ST_Distance from center to a stored point, as <~> would. */
+/* Compute the ST_Distance of a stored point to center, as col <~> center computes it. */
 double
 geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y)
 {
 	geoidx::LonLat ll = geoidx::stored_lonlat(x, y);
-	return geoidx::st_distance(center, geoidx::geographic_point(ll), true);
+	return geoidx::st_distance(geoidx::geographic_point(ll), center, true);
 }
 
 /*
@@ -95,6 +95,8 @@ geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 		return;
 	/* exact: the keys before the primary are NULL, the primary is dist, the rest computed */
 	scan->xs_recheckorderby = false;
+	if (so->primary >= 0 && kind == GEOIDX_KIND_POINT)
+		geoidx_distance_memo_note(x, y, so->order_raw, dist);
 	for (int k = 0; k < scan->numberOfOrderBys; k++)
 	{
 		bool null =

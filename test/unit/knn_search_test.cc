@@ -299,7 +299,7 @@ brute_force(const Tree &t, LonLat centre, const std::vector<Key> &keys)
 		for (const Key &k : keys)
 			ok = ok && reference_match(k, p);
 		if (ok)
-			out.push_back(Hit{st_distance(c, p, true), (int) i});
+			out.push_back(Hit{st_distance(p, c, true), (int) i});
 	}
 	std::sort(out.begin(), out.end());
 	return out;
