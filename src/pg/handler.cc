@@ -113,8 +113,8 @@ geoidx_index_is_geography(Relation index)
 /*
  * Estimate the cost of an index scan: genericcostestimate charges the pages and tuples the
  * selectivity implies. On top of it, each index tuple costs a little more than the generic operator
- * cost (a trigonometric bound, sometimes a geodesic), and an ORDER BY scan descends as many levels
- * as the tree has before the first tuple.
+ * cost (a trigonometric bound, sometimes a geodesic), an ORDER BY scan descends as many levels
+ * as the tree has before the first tuple, and an unordered one reads the heap in heap order.
  */
 void
 geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *indexStartupCost,
@@ -153,7 +153,19 @@ geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost 
 	Cost per_tuple = 2.0 * cpu_operator_cost;
 	costs.indexTotalCost += costs.numIndexTuples * per_tuple;
 	if (path->indexorderbys != NIL)
-		costs.indexStartupCost += levels * (random_page_cost + 50.0 * cpu_operator_cost);
+	{
+		/* what comes before the first row is part of the whole scan too */
+		Cost descent = levels * (random_page_cost + 50.0 * cpu_operator_cost);
+		costs.indexStartupCost += descent;
+		costs.indexTotalCost += descent;
+	}
+	/*
+	 * A plain (not index-only) unordered scan hands its rows over in heap
+	 * order (scan_get.cc), so the executor reads the heap as a bitmap scan
+	 * does: tell cost_index the heap order is the index's.
+	 */
+	if (path->indexorderbys == NIL && path->path.pathtype == T_IndexScan)
+		costs.indexCorrelation = 1.0;
 
 	*indexStartupCost = costs.indexStartupCost;
 	*indexTotalCost = costs.indexTotalCost;
