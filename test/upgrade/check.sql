@@ -34,6 +34,36 @@ BEGIN
 	END IF;
 END $$;
 
+-- The ids within r metres of wkt from table tbl (geometry, or geography when
+-- geog): geoidx's on index idx against ST_DWithin's.
+CREATE OR REPLACE FUNCTION pg_temp.radius(phase text, idx text, tbl text, geog bool, wkt text, r int)
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	centre text := format('%L', 'SRID=4326;' || wkt) || CASE WHEN geog THEN '::geography' ELSE '' END;
+	col text := CASE WHEN geog THEN 'pos' ELSE 'pos::geography' END;
+BEGIN
+	PERFORM pg_temp.same(phase, idx,
+		format('SELECT string_agg(id::text, '','' ORDER BY id) FROM %I WHERE geoidx_dwithin(pos, %s, %s)',
+			tbl, centre, r),
+		format('SELECT string_agg(id::text, '','' ORDER BY id) FROM %I WHERE ST_DWithin(%s, %L::geography, %s)',
+			tbl, col, 'SRID=4326;' || wkt, r));
+END $$;
+
+-- The k nearest distances to wkt in geometry table tbl where filter holds:
+-- geoidx's on index idx against ORDER BY ST_Distance's.
+CREATE OR REPLACE FUNCTION pg_temp.knn(phase text, idx text, tbl text, filter text, wkt text, k int)
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	centre text := format('%L', 'SRID=4326;' || wkt);
+BEGIN
+	PERFORM pg_temp.same(phase, idx,
+		format('SELECT string_agg(d::text, '','') FROM (SELECT pos <~> %s AS d FROM %I WHERE %s
+			ORDER BY pos <~> %s LIMIT %s) s', centre, tbl, filter, centre, k),
+		format('SELECT string_agg(d::text, '','') FROM (SELECT d FROM (SELECT
+			ST_Distance(pos::geography, %s::geography) AS d FROM %I WHERE %s) a
+			WHERE d IS NOT NULL ORDER BY d LIMIT %s) s', centre, tbl, filter, k));
+END $$;
+
 -- Radius ids, nearest-k distances and a filtered nearest-k on each index, at
 -- centres on the antimeridian, near the pole and in the dense cluster.
 CREATE OR REPLACE FUNCTION pg_temp.check_all(phase text) RETURNS int
@@ -44,40 +74,12 @@ DECLARE
 BEGIN
 	FOR c IN SELECT * FROM (VALUES ('POINT(180 0)', 300000), ('POINT(-20 89)', 200000),
 			('POINT(3 49)', 20000), ('POINT(-179.9 30)', 150000)) v(wkt, r) LOOP
-		PERFORM pg_temp.same(phase, 'pts_pos',
-			format($q$SELECT string_agg(id::text, ',' ORDER BY id) FROM pts
-				WHERE geoidx_dwithin(pos, 'SRID=4326;%s', %s)$q$, c.wkt, c.r),
-			format($q$SELECT string_agg(id::text, ',' ORDER BY id) FROM pts
-				WHERE ST_DWithin(pos::geography, 'SRID=4326;%s'::geography, %s)$q$, c.wkt, c.r));
-		PERFORM pg_temp.same(phase, 'pts_pos',
-			format($q$SELECT string_agg(d::text, ',') FROM (SELECT pos <~> 'SRID=4326;%s' AS d
-				FROM pts ORDER BY pos <~> 'SRID=4326;%s' LIMIT 25) s$q$, c.wkt, c.wkt),
-			format($q$SELECT string_agg(d::text, ',') FROM (SELECT d FROM (SELECT
-				ST_Distance(pos::geography, 'SRID=4326;%s'::geography) AS d FROM pts) a
-				WHERE d IS NOT NULL ORDER BY d LIMIT 25) s$q$, c.wkt));
-		PERFORM pg_temp.same(phase, 'pts_pos_cat',
-			format($q$SELECT string_agg(d::text, ',') FROM (SELECT
-				pos <~> 'SRID=4326;%s' AS d FROM pts WHERE cat = 7
-				ORDER BY pos <~> 'SRID=4326;%s' LIMIT 10) s$q$, c.wkt, c.wkt),
-			format($q$SELECT string_agg(d::text, ',') FROM (SELECT
-				ST_Distance(pos::geography, 'SRID=4326;%s'::geography) AS d FROM pts
-				WHERE cat = 7 AND pos IS NOT NULL ORDER BY 1 LIMIT 10) s$q$, c.wkt));
-		PERFORM pg_temp.same(phase, 'geog_pos',
-			format($q$SELECT string_agg(id::text, ',' ORDER BY id) FROM geog
-				WHERE geoidx_dwithin(pos, 'SRID=4326;%s'::geography, %s)$q$, c.wkt, c.r),
-			format($q$SELECT string_agg(id::text, ',' ORDER BY id) FROM geog
-				WHERE ST_DWithin(pos, 'SRID=4326;%s'::geography, %s)$q$, c.wkt, c.r));
-		PERFORM pg_temp.same(phase, 'part_1_pos_idx',
-			format($q$SELECT string_agg(d::text, ',') FROM (SELECT pos <~> 'SRID=4326;%s' AS d
-				FROM part ORDER BY pos <~> 'SRID=4326;%s' LIMIT 25) s$q$, c.wkt, c.wkt),
-			format($q$SELECT string_agg(d::text, ',') FROM (SELECT d FROM (SELECT
-				ST_Distance(pos::geography, 'SRID=4326;%s'::geography) AS d FROM part) a
-				WHERE d IS NOT NULL ORDER BY d LIMIT 25) s$q$, c.wkt));
-		PERFORM pg_temp.same(phase, 'unlogged_pos',
-			format($q$SELECT string_agg(id::text, ',' ORDER BY id) FROM unlogged
-				WHERE geoidx_dwithin(pos, 'SRID=4326;%s', %s)$q$, c.wkt, c.r),
-			format($q$SELECT string_agg(id::text, ',' ORDER BY id) FROM unlogged
-				WHERE ST_DWithin(pos::geography, 'SRID=4326;%s'::geography, %s)$q$, c.wkt, c.r));
+		PERFORM pg_temp.radius(phase, 'pts_pos', 'pts', false, c.wkt, c.r);
+		PERFORM pg_temp.knn(phase, 'pts_pos', 'pts', 'true', c.wkt, 25);
+		PERFORM pg_temp.knn(phase, 'pts_pos_cat', 'pts', 'cat = 7', c.wkt, 10);
+		PERFORM pg_temp.radius(phase, 'geog_pos', 'geog', true, c.wkt, c.r);
+		PERFORM pg_temp.knn(phase, 'part_1_pos_idx', 'part', 'true', c.wkt, 25);
+		PERFORM pg_temp.radius(phase, 'unlogged_pos', 'unlogged', false, c.wkt, c.r);
 		n := n + 6;
 	END LOOP;
 	RETURN n;
