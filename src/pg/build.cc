@@ -2,10 +2,13 @@
  * Bulk build: sort, then pack.
  *
  * Phase "loading tuples": table_index_build_scan hands every heap tuple to the
- * callback, which decodes the point and feeds (hilbert key, TID, x, y, kind)
- * to a tuplesort (NULL and EMPTY rows with the largest key), so memory is bounded by
- * maintenance_work_mem and larger inputs spill to disk. The key orders points along a Hilbert curve
- * on the six cube faces; TIDs break ties, so the same rows always build the same index.
+ * callback, which decodes the point into (hilbert key, TID, x, y, kind), NULL
+ * and EMPTY rows with the largest key. A single-column index collects them in
+ * a flat array of 32-byte records sorted in place (src/core/build_sort.h) as
+ * long as it fits in maintenance_work_mem; an index with payloads, or a larger
+ * input, goes through a tuplesort, which spills to disk. The key orders points
+ * along a Hilbert curve on the six cube faces; TIDs break ties, so the same
+ * rows always build the same index, whichever path sorted them.
  *
  * Phase "writing leaves": the sorted stream is cut into leaves filled to
  * fillfactor, written through shared buffers in order (blocks 2, 3, ...), then
@@ -15,6 +18,7 @@
  * log_newpage_range, which is also what makes the build crash-safe (an
  * unfinished build leaves an index that the failed transaction drops).
  */
+#include "build_sort.h"
 #include "hilbert.h"
 
 #include <type_traits>
@@ -36,9 +40,18 @@ struct BuildState
 {
 	Relation index;
 	const char *what;
+	/* the flat path: NULL once the rows went to the tuplesort */
+	geoidx::BuildPoint *points;
+	int64 npoints;
+	int64 cappoints;
+	int64 maxpoints; /* what maintenance_work_mem holds */
+	int64 next;      /* write phase: the next sorted record */
+	/* the tuplesort path (payloads, or more rows than the flat path holds) */
 	Tuplesortstate *sort;
+	TupleDesc desc;
 	TupleTableSlot *slot;
 	double indtuples;
+	MemoryContext buildcxt; /* the build's: the array and the tuplesort live as long as it */
 	MemoryContext tmpcxt;
 };
 static_assert(std::is_trivially_destructible_v<BuildState>,
@@ -56,13 +69,6 @@ enum
 	kNatts = kPayloadAtt
 };
 
-/* Pack a TID into an int8 sort column (block, then offset: TID order). */
-int64
-tid_to_int64(ItemPointer tid)
-{
-	return ((int64) ItemPointerGetBlockNumber(tid) << 16) | ItemPointerGetOffsetNumber(tid);
-}
-
 /* Unpack a TID from its int8 sort column. */
 void
 int64_to_tid(int64 v, ItemPointer tid)
@@ -70,42 +76,42 @@ int64_to_tid(int64 v, ItemPointer tid)
 	ItemPointerSet(tid, (BlockNumber) (v >> 16), (OffsetNumber) (v & 0xFFFF));
 }
 
-/* Feed one heap row to the sort: Hilbert key, TID, coordinates, kind, payload. */
+/* Begin the tuplesort of (key, TID, x, y, kind, payload) rows, ordered by key, then TID. */
 void
-build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
-			   void *state_)
+begin_tuplesort(BuildState *state)
 {
-	BuildState *state = (BuildState *) state_;
-	MemoryContext old = MemoryContextSwitchTo(state->tmpcxt);
-	/* NULL and EMPTY rows sort after every point (the largest key), so they fill the last leaves */
-	int64 key = PG_INT64_MAX;
-	int kind = GEOIDX_KIND_NULL;
-	GeoidxPoint p = {true, 0.0, 0.0};
-	if (!isnull[0])
-	{
-		geoidx_decode_indexed(index, values[0], state->what, &p);
-		kind = GEOIDX_KIND_EMPTY;
-	}
-	if (!p.empty)
-	{
-		geoidx::LonLat ll;
-		geoidx::Vec3 v;
-		geoidx_point_unit(&p, state->what, &ll, &v);
-		/* flip the sign bit so that int8 order is the unsigned key order */
-		key = (int64) (geoidx::hilbert_key(v) ^ (UINT64CONST(1) << 63));
-		kind = GEOIDX_KIND_POINT;
-	}
-	else
-		p.x = p.y = 0.0;
+	TupleDesc desc = CreateTemplateTupleDesc(kNatts);
+	TupleDescInitEntry(desc, kKeyAtt, "key", INT8OID, -1, 0);
+	TupleDescInitEntry(desc, kTidAtt, "tid", INT8OID, -1, 0);
+	TupleDescInitEntry(desc, kXAtt, "x", FLOAT8OID, -1, 0);
+	TupleDescInitEntry(desc, kYAtt, "y", FLOAT8OID, -1, 0);
+	TupleDescInitEntry(desc, kKindAtt, "kind", INT4OID, -1, 0);
+	TupleDescInitEntry(desc, kPayloadAtt, "payload", BYTEAOID, -1, 0);
+	AttrNumber sort_atts[2] = {kKeyAtt, kTidAtt};
+	Oid sort_ops[2] = {Int8LessOperator, Int8LessOperator};
+	Oid collations[2] = {InvalidOid, InvalidOid};
+	bool nulls_first[2] = {false, false};
+	state->desc = desc;
+	state->sort = tuplesort_begin_heap(desc, 2, sort_atts, sort_ops, collations, nulls_first,
+									   maintenance_work_mem, NULL, TUPLESORT_NONE);
+	state->slot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
+}
+
+/*
+ * Put one row into the tuplesort. The int8 key is the unsigned key with its
+ * sign bit flipped, so that int8 order is the flat path's unsigned order.
+ */
+void
+put_tuplesort(BuildState *state, const geoidx::BuildPoint &r, IndexTuple payload)
+{
 	TupleTableSlot *slot = state->slot;
 	ExecClearTuple(slot);
-	slot->tts_values[kKeyAtt - 1] = Int64GetDatum(key);
-	slot->tts_values[kTidAtt - 1] = Int64GetDatum(tid_to_int64(tid));
-	slot->tts_values[kXAtt - 1] = Float8GetDatum(p.x);
-	slot->tts_values[kYAtt - 1] = Float8GetDatum(p.y);
-	slot->tts_values[kKindAtt - 1] = Int32GetDatum(kind);
+	slot->tts_values[kKeyAtt - 1] = Int64GetDatum((int64) (r.key ^ (UINT64CONST(1) << 63)));
+	slot->tts_values[kTidAtt - 1] = Int64GetDatum((int64) (r.tid & geoidx::kBuildTidMask));
+	slot->tts_values[kXAtt - 1] = Float8GetDatum(r.x);
+	slot->tts_values[kYAtt - 1] = Float8GetDatum(r.y);
+	slot->tts_values[kKindAtt - 1] = Int32GetDatum((int32) (r.tid >> geoidx::kBuildKindShift));
 	memset(slot->tts_isnull, 0, sizeof(bool) * kNatts);
-	IndexTuple payload = geoidx_form_payload(index, values, isnull);
 	if (payload != NULL)
 	{
 		Size sz = IndexTupleSize(payload);
@@ -118,9 +124,118 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 		slot->tts_isnull[kPayloadAtt - 1] = true;
 	ExecStoreVirtualTuple(slot);
 	tuplesort_puttupleslot(state->sort, slot);
+}
+
+/* Move the flat path's rows to a tuplesort: the input outgrew maintenance_work_mem. */
+void
+spill_to_tuplesort(BuildState *state)
+{
+	MemoryContext old = MemoryContextSwitchTo(state->buildcxt);
+	begin_tuplesort(state);
+	MemoryContextSwitchTo(old);
+	for (int64 i = 0; i < state->npoints; i++)
+		put_tuplesort(state, state->points[i], NULL);
+	pfree(state->points);
+	state->points = NULL;
+	state->npoints = state->cappoints = 0;
+}
+
+/* Keep one row in the flat array, growing it (huge allocations: 100 M rows are 3.2 GB). */
+void
+put_flat(BuildState *state, const geoidx::BuildPoint &r)
+{
+	if (state->npoints == state->cappoints)
+	{
+		if (state->cappoints >= state->maxpoints)
+		{
+			spill_to_tuplesort(state);
+			put_tuplesort(state, r, NULL);
+			return;
+		}
+		int64 cap = Min(Max((int64) 1024, 2 * state->cappoints), state->maxpoints);
+		Size bytes = sizeof(geoidx::BuildPoint) * (Size) cap;
+		state->points =
+			(geoidx::BuildPoint *) (state->points ? repalloc_huge(state->points, bytes)
+												  : MemoryContextAllocHuge(state->buildcxt, bytes));
+		state->cappoints = cap;
+	}
+	state->points[state->npoints++] = r;
+}
+
+/* Feed one heap row to the sort: Hilbert key, TID, coordinates, kind, payload. */
+void
+build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
+			   void *state_)
+{
+	BuildState *state = (BuildState *) state_;
+	MemoryContext old = MemoryContextSwitchTo(state->tmpcxt);
+	/* NULL and EMPTY rows sort after every point (the largest key), so they fill the last leaves */
+	geoidx::BuildPoint r;
+	r.key = ~UINT64CONST(0);
+	int kind = GEOIDX_KIND_NULL;
+	GeoidxPoint p = {true, 0.0, 0.0};
+	if (!isnull[0])
+	{
+		geoidx_decode_indexed(index, values[0], state->what, &p);
+		kind = GEOIDX_KIND_EMPTY;
+	}
+	if (!p.empty)
+	{
+		geoidx::LonLat ll;
+		geoidx::Vec3 v;
+		geoidx_point_unit(&p, state->what, &ll, &v);
+		r.key = geoidx::hilbert_key(v);
+		kind = GEOIDX_KIND_POINT;
+	}
+	else
+		p.x = p.y = 0.0;
+	r.tid = geoidx::build_tid_kind(ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid),
+								   kind);
+	r.x = p.x;
+	r.y = p.y;
+	if (state->points != NULL || (state->sort == NULL && state->npoints == 0))
+		put_flat(state, r);
+	else
+		put_tuplesort(state, r, geoidx_form_payload(index, values, isnull));
 	state->indtuples += 1;
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(state->tmpcxt);
+}
+
+/* Take the next sorted row for the write phase; false at the end. */
+bool
+next_sorted(BuildState *state, TupleTableSlot *read_slot, GeoidxLeafEntry *e, const char **payload,
+			Size *payload_size)
+{
+	*payload = NULL;
+	*payload_size = 0;
+	if (state->sort == NULL)
+	{
+		if (state->next >= state->npoints)
+			return false;
+		const geoidx::BuildPoint &r = state->points[state->next++];
+		ItemPointerSet(&e->tid, (BlockNumber) ((r.tid & geoidx::kBuildTidMask) >> 16),
+					   (OffsetNumber) (r.tid & 0xFFFF));
+		e->flags = (uint16) (r.tid >> geoidx::kBuildKindShift);
+		e->x = r.x;
+		e->y = r.y;
+		return true;
+	}
+	if (!tuplesort_gettupleslot(state->sort, true, false, read_slot, NULL))
+		return false;
+	bool isnull;
+	Datum pd = slot_getattr(read_slot, kPayloadAtt, &isnull);
+	if (!isnull)
+	{
+		bytea *b = DatumGetByteaPP(pd);
+		*payload = VARDATA_ANY(b);
+		*payload_size = VARSIZE_ANY_EXHDR(b);
+	}
+	int64_to_tid(DatumGetInt64(slot_getattr(read_slot, kTidAtt, &isnull)), &e->tid);
+	e->flags = (uint16) DatumGetInt32(slot_getattr(read_slot, kKindAtt, &isnull));
+	e->x = DatumGetFloat8(slot_getattr(read_slot, kXAtt, &isnull));
+	e->y = DatumGetFloat8(slot_getattr(read_slot, kYAtt, &isnull));
+	return true;
 }
 
 /* A finished page of a level: where it is and what it covers (its parent's entry). */
@@ -191,7 +306,7 @@ fill_of(int capacity, int fillfactor)
  * everything fits in one leaf, that leaf is the root and the level is empty.
  */
 Level
-write_leaves(BuildState *state, Page root, int per_leaf)
+write_leaves(BuildState *state, TupleTableSlot *read_slot, Page root, int per_leaf)
 {
 	Level leaves = {NULL, 0, 0};
 	PGAlignedBlock pending_buf;
@@ -203,18 +318,11 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 	const Size byte_limit = (Size) GEOIDX_LEAF_SPACE * build_fillfactor(state->index) / 100;
 
 	geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
-	while (tuplesort_gettupleslot(state->sort, true, false, state->slot, NULL))
+	GeoidxLeafEntry e;
+	const char *payload;
+	Size payload_size;
+	while (next_sorted(state, read_slot, &e, &payload, &payload_size))
 	{
-		bool isnull;
-		Datum pd = slot_getattr(state->slot, kPayloadAtt, &isnull);
-		const char *payload = NULL;
-		Size payload_size = 0;
-		if (!isnull)
-		{
-			bytea *b = DatumGetByteaPP(pd);
-			payload = VARDATA_ANY(b);
-			payload_size = VARSIZE_ANY_EXHDR(b);
-		}
 		PageHeader ph = (PageHeader) pending;
 		Size used = (ph->pd_lower - GEOIDX_ENTRIES_OFFSET) + (ph->pd_special - ph->pd_upper);
 		Size need = sizeof(GeoidxLeafEntry) + MAXALIGN(payload_size);
@@ -226,11 +334,6 @@ write_leaves(BuildState *state, Page root, int per_leaf)
 					  *GeoidxPageGetBox(pending));
 			geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
 		}
-		GeoidxLeafEntry e;
-		int64_to_tid(DatumGetInt64(slot_getattr(state->slot, kTidAtt, &isnull)), &e.tid);
-		e.flags = (uint16) DatumGetInt32(slot_getattr(state->slot, kKindAtt, &isnull));
-		e.x = DatumGetFloat8(slot_getattr(state->slot, kXAtt, &isnull));
-		e.y = DatumGetFloat8(slot_getattr(state->slot, kYAtt, &isnull));
 		geoidx::Vec3 v;
 		if (GeoidxEntryIsPoint(&e))
 			v = geoidx_entry_vector(&e);
@@ -331,53 +434,52 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	write_page(index, page, InvalidBlockNumber);
 
 	BuildState state;
+	memset(&state, 0, sizeof(state));
 	state.index = index;
 	state.what = geoidx_index_what(index);
-	state.indtuples = 0;
+	state.buildcxt = CurrentMemoryContext;
+	state.maxpoints =
+		Max((int64) 1024, (int64) maintenance_work_mem * 1024 / (int64) sizeof(geoidx::BuildPoint));
 	state.tmpcxt =
 		AllocSetContextCreate(CurrentMemoryContext, "geoidx build tuple", ALLOCSET_DEFAULT_SIZES);
-
-	TupleDesc desc = CreateTemplateTupleDesc(kNatts);
-	TupleDescInitEntry(desc, kKeyAtt, "key", INT8OID, -1, 0);
-	TupleDescInitEntry(desc, kTidAtt, "tid", INT8OID, -1, 0);
-	TupleDescInitEntry(desc, kXAtt, "x", FLOAT8OID, -1, 0);
-	TupleDescInitEntry(desc, kYAtt, "y", FLOAT8OID, -1, 0);
-	TupleDescInitEntry(desc, kKindAtt, "kind", INT4OID, -1, 0);
-	TupleDescInitEntry(desc, kPayloadAtt, "payload", BYTEAOID, -1, 0);
-	AttrNumber sort_atts[2] = {kKeyAtt, kTidAtt};
-	Oid sort_ops[2] = {Int8LessOperator, Int8LessOperator};
-	Oid collations[2] = {InvalidOid, InvalidOid};
-	bool nulls_first[2] = {false, false};
-	state.sort = tuplesort_begin_heap(desc, 2, sort_atts, sort_ops, collations, nulls_first,
-									  maintenance_work_mem, NULL, TUPLESORT_NONE);
-	state.slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
-	TupleTableSlot *vslot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
-	TupleTableSlot *read_slot = state.slot;
-	state.slot = vslot;
+	/* payloads are variable-length: those rows take the tuplesort from the start */
+	if (geoidx_rel_info(index)->payload_desc != NULL)
+		begin_tuplesort(&state);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_LOAD);
 	double reltuples =
 		table_index_build_scan(heap, index, indexInfo, true, true, build_callback, &state, NULL);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_SORT);
-	tuplesort_performsort(state.sort);
+	TupleTableSlot *read_slot = NULL;
+	if (state.sort != NULL)
+	{
+		tuplesort_performsort(state.sort);
+		read_slot = MakeSingleTupleTableSlot(state.desc, &TTSOpsMinimalTuple);
+	}
+	else
+		geoidx::sort_build_points(state.points, (size_t) state.npoints);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_WRITE);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, (int64) state.indtuples);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, 0);
-	state.slot = read_slot;
 
 	int fillfactor = build_fillfactor(index);
 	PGAlignedBlock root_buf;
 	Page root = root_buf.data;
-	Level leaves = write_leaves(&state, root, fill_of(GEOIDX_LEAF_CAPACITY, fillfactor));
+	Level leaves = write_leaves(&state, read_slot, root, fill_of(GEOIDX_LEAF_CAPACITY, fillfactor));
 	if (leaves.n > 0)
 		write_upper_levels(index, leaves, root, fill_of(GEOIDX_INTERNAL_CAPACITY, fillfactor));
 	write_page(index, root, GEOIDX_ROOT_BLKNO);
 
-	tuplesort_end(state.sort);
-	ExecDropSingleTupleTableSlot(read_slot);
-	ExecDropSingleTupleTableSlot(vslot);
+	if (state.sort != NULL)
+	{
+		tuplesort_end(state.sort);
+		ExecDropSingleTupleTableSlot(read_slot);
+		ExecDropSingleTupleTableSlot(state.slot);
+	}
+	if (state.points != NULL)
+		pfree(state.points);
 	MemoryContextDelete(state.tmpcxt);
 
 	geoidx_log_build(index);
