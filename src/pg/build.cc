@@ -193,7 +193,7 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 								   kind);
 	r.x = p.x;
 	r.y = p.y;
-	if (state->points != NULL || (state->sort == NULL && state->npoints == 0))
+	if (state->sort == NULL)
 		put_flat(state, r);
 	else
 		put_tuplesort(state, r, geoidx_form_payload(index, values, isnull));

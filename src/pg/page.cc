@@ -203,8 +203,7 @@ geoidx_locked_page(Relation index, Buffer buf)
 	return page;
 }
 
-/* Return the on-disk format an index's metapage records, after checking the metapage is geoidx's.
- */
+/* Return the on-disk format in an index's metapage, once the metapage proves to be geoidx's. */
 uint32
 geoidx_index_format_of(Relation index)
 {

@@ -1,9 +1,9 @@
 /*
  * Running scans: what gistget.c is to GiST. Unordered scans (radius, full,
  * bitmap) read the tree depth first with a stack of pages and return a batch
- * of pages' matches in heap order before reading the next; ordered scans (ORDER BY <~>) take rows
- * from the core's best-first search, which reads pages through the visitor
- * of scan_page.cc. The distance handed to the executor is exact
+ * of pages' matches in heap order before reading the next; ordered scans
+ * (ORDER BY <~>) take rows from the core's best-first search, which reads
+ * pages through the visitor of scan_page.cc. The distance handed to the executor is exact
  * (xs_recheckorderby = false) and no row needs a heap recheck.
  */
 #include <limits>
