@@ -13,14 +13,10 @@ as_root() {
 	if is_root; then "$@"; else sudo "$@"; fi
 }
 
-# Installs the Debian packages the build and the tests need, when missing.
-ensure_packages() {
-	local pkgs=(build-essential cmake pkg-config libgtest-dev googletest libproj-dev
-		postgresql-15 postgresql-client-15 postgresql-contrib postgresql-server-dev-15
-		postgresql-15-postgis-3 libipc-run-perl
-		dpkg-dev debhelper postgresql-server-dev-all)
-	local missing=()
-	for p in "${pkgs[@]}"; do
+# Installs the Debian packages given, those that are missing.
+ensure_debs() {
+	local p missing=()
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	if [ "${#missing[@]}" -gt 0 ]; then
@@ -28,6 +24,14 @@ ensure_packages() {
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 	fi
+}
+
+# Installs the Debian packages the build and the tests need, when missing.
+ensure_packages() {
+	ensure_debs build-essential cmake pkg-config libgtest-dev googletest libproj-dev \
+		postgresql-15 postgresql-client-15 postgresql-contrib postgresql-server-dev-15 \
+		postgresql-15-postgis-3 libipc-run-perl \
+		dpkg-dev debhelper postgresql-server-dev-all
 	# Debian's postgresql-common may start a cluster of its own; geoidx never uses it.
 }
 
