@@ -1,0 +1,372 @@
+/*
+ * polygon_covers against PostGIS: the 195 NYC neighbourhoods at four places
+ * (as they are, across the antimeridian, near the north pole, in the south),
+ * probed with the bus positions, vertices and edge midpoints, against
+ * ST_Covers(geography) as PostGIS 3.3 answered it (test/unit/data/
+ * make_nyc_covers.py). Every answer decided here must be PostGIS's; the
+ * undecided ones must be few, and the vertices among them. Then worked cases:
+ * a cap around the pole, a hole, a ring larger than a hemisphere.
+ */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "arc_box.h"
+#include "geodesy.h"
+#include "sphere_covers.h"
+
+namespace
+{
+
+using namespace geoidx;
+
+using Ring = std::vector<LonLat>;
+using Polygon = std::vector<Ring>;
+using Shape = std::vector<Polygon>; /* the members of a MultiPolygon, or one Polygon */
+
+/* Just enough GeoJSON: the coordinates of each feature's Polygon or MultiPolygon, in order. */
+class GeoJson
+{
+public:
+	explicit GeoJson(const std::string &text) : s_(text) {}
+
+	std::vector<Shape>
+	shapes()
+	{
+		std::vector<Shape> out;
+		size_t at = 0;
+		while ((at = s_.find("\"geometry\"", at)) != std::string::npos)
+		{
+			const size_t type = s_.find("\"type\"", at);
+			const bool multi =
+				s_.compare(s_.find('"', s_.find(':', type) + 1), 14, "\"MultiPolygon\"") == 0;
+			pos_ = s_.find("\"coordinates\"", at);
+			pos_ = s_.find('[', pos_);
+			Shape shape;
+			if (multi)
+				shape = list<Polygon>([this] { return list<Ring>([this] { return ring(); }); });
+			else
+				shape.push_back(list<Ring>([this] { return ring(); }));
+			out.push_back(shape);
+			at = pos_;
+		}
+		return out;
+	}
+
+private:
+	template <class T, class F>
+	std::vector<T>
+	list(F item)
+	{
+		std::vector<T> v;
+		expect('[');
+		for (;;)
+		{
+			v.push_back(item());
+			skip();
+			if (s_[pos_] == ',')
+				pos_++;
+			else
+				break;
+		}
+		expect(']');
+		return v;
+	}
+	Ring
+	ring()
+	{
+		return list<LonLat>(
+			[this]
+			{
+				expect('[');
+				LonLat p;
+				p.lon = number();
+				expect(',');
+				p.lat = number();
+				expect(']');
+				return p;
+			});
+	}
+	double
+	number()
+	{
+		skip();
+		char *end;
+		const double d = std::strtod(s_.c_str() + pos_, &end);
+		pos_ = end - s_.c_str();
+		return d;
+	}
+	void
+	expect(char c)
+	{
+		skip();
+		EXPECT_EQ(s_[pos_], c) << "GeoJSON at " << pos_;
+		pos_++;
+	}
+	void
+	skip()
+	{
+		while (s_[pos_] == ' ' || s_[pos_] == '\n')
+			pos_++;
+	}
+
+	const std::string &s_;
+	size_t pos_ = 0;
+};
+
+/* What PostGIS's ll2cart makes of a coordinate the geography cast has normalised. */
+Vec3
+cart(double lon, double lat)
+{
+	LonLat ll{0, 0};
+	normalize_like_geography(lon, lat, &ll);
+	const double x = M_PI * ll.lon / 180.0, y = M_PI * ll.lat / 180.0;
+	return Vec3{std::cos(y) * std::cos(x), std::cos(y) * std::sin(x), std::sin(y)};
+}
+
+/* A polygon ready to be asked: its rings' vectors, its box and its caps. */
+struct Prepared
+{
+	std::vector<std::vector<Vec3>> rings;
+	std::vector<RingVectors> views;
+	Box3 box;
+	unsigned caps;
+	double xmin, xmax, ymin, ymax; /* its degree box, for the probes worth asking */
+};
+
+Prepared
+prepare(const Polygon &poly, double dx, double dy)
+{
+	Prepared p;
+	Box3 edges = box_empty();
+	p.xmin = p.ymin = 1e300;
+	p.xmax = p.ymax = -1e300;
+	for (const Ring &r : poly)
+	{
+		std::vector<Vec3> v;
+		for (const LonLat &ll : r)
+		{
+			v.push_back(cart(ll.lon + dx, ll.lat + dy));
+			p.xmin = std::min(p.xmin, ll.lon + dx);
+			p.xmax = std::max(p.xmax, ll.lon + dx);
+			p.ymin = std::min(p.ymin, ll.lat + dy);
+			p.ymax = std::max(p.ymax, ll.lat + dy);
+		}
+		for (size_t i = 1; i < v.size(); i++)
+			box_extend(&edges, arc_box(v[i - 1], v[i]));
+		p.rings.push_back(v);
+	}
+	for (const std::vector<Vec3> &v : p.rings)
+		p.views.push_back(RingVectors{v.data(), static_cast<uint32_t>(v.size())});
+	p.caps = cover_outside_caps(edges, &p.box);
+	return p;
+}
+
+Cover
+shape_covers(const std::vector<Prepared> &members, const Vec3 &q)
+{
+	bool any_uncertain = false;
+	for (const Prepared &m : members)
+	{
+		const Cover c =
+			polygon_covers(m.views.data(), static_cast<uint32_t>(m.views.size()), m.box, m.caps, q);
+		if (c == Cover::inside)
+			return Cover::inside;
+		if (c == Cover::uncertain)
+			any_uncertain = true;
+	}
+	return any_uncertain ? Cover::uncertain : Cover::outside;
+}
+
+TEST(SphereCovers, AnswersAsPostGISOnNYCNeighbourhoodsAtFourPlaces)
+{
+	std::ifstream geo(GEOIDX_UNIT_DATA "/../../../data/gofence-profiling/nyc/nyc_ntas.geojson");
+	ASSERT_TRUE(geo) << "no NYC neighbourhoods in data/";
+	std::stringstream text;
+	text << geo.rdbuf();
+	const std::string json = text.str();
+	const std::vector<Shape> ntas = GeoJson(json).shapes();
+	ASSERT_EQ(ntas.size(), 195u);
+
+	std::ifstream in(GEOIDX_UNIT_DATA "/nyc_covers.txt");
+	ASSERT_TRUE(in) << "no " GEOIDX_UNIT_DATA "/nyc_covers.txt";
+	std::vector<LonLat> probes;
+	std::vector<LonLat> places;
+	std::set<std::tuple<int, int, int>> covered;
+	std::string line;
+	while (std::getline(in, line))
+	{
+		std::istringstream f(line);
+		std::string tag;
+		f >> tag;
+		if (tag == "q" || tag == "t")
+		{
+			LonLat p;
+			f >> p.lon >> p.lat;
+			(tag == "q" ? probes : places).push_back(p);
+		}
+		else if (tag == "c")
+		{
+			int t, n, q;
+			f >> t >> n >> q;
+			covered.insert({t, n, q});
+		}
+	}
+	ASSERT_EQ(places.size(), 4u);
+	ASSERT_GT(probes.size(), 3000u);
+
+	/* the probes start with the bus positions */
+	std::ifstream bus_file(
+		GEOIDX_UNIT_DATA
+		"/../../../data/gofence-profiling/nyc/nyc_mta_vehiclemonitoring_1457799429_feed.geojson");
+	std::stringstream bus_text;
+	bus_text << bus_file.rdbuf();
+	const std::string buses = bus_text.str();
+	size_t nbuses = 0;
+	for (size_t at = 0; (at = buses.find("\"Point\"", at)) != std::string::npos; at++)
+		nbuses++;
+	ASSERT_EQ(nbuses, 1962u);
+
+	long asked = 0, decided = 0, wrong = 0, uncertain = 0, inside = 0, polygons = 0,
+		 undecidable = 0;
+	long bus_asked = 0, bus_uncertain = 0;
+	std::string first;
+	for (size_t t = 0; t < places.size(); t++)
+	{
+		const double dx = places[t].lon, dy = places[t].lat;
+		for (size_t n = 0; n < ntas.size(); n++)
+		{
+			std::vector<Prepared> members;
+			for (const Polygon &poly : ntas[n])
+			{
+				members.push_back(prepare(poly, dx, dy));
+				polygons++;
+				if (members.back().caps == 0)
+					undecidable++;
+			}
+			for (size_t q = 0; q < probes.size(); q++)
+			{
+				const double x = probes[q].lon + dx, y = probes[q].lat + dy;
+				bool near = false;
+				for (const Prepared &m : members)
+					near |= x >= m.xmin - 0.5 && x <= m.xmax + 0.5 && y >= m.ymin - 0.5 &&
+							y <= m.ymax + 0.5;
+				if (!near)
+					continue;
+				asked++;
+				bus_asked += q < nbuses;
+				const bool postgis = covered.count({static_cast<int>(t), static_cast<int>(n),
+													static_cast<int>(q)}) > 0;
+				const Cover c = shape_covers(members, cart(x, y));
+				if (c == Cover::uncertain)
+				{
+					uncertain++;
+					bus_uncertain += q < nbuses;
+					continue;
+				}
+				decided++;
+				inside += c == Cover::inside;
+				if ((c == Cover::inside) != postgis && wrong++ < 5)
+					first += "\n  place " + std::to_string(t) + " neighbourhood " +
+							 std::to_string(n) + " probe " + std::to_string(q) + ": PostGIS " +
+							 (postgis ? "covers" : "does not cover");
+			}
+		}
+	}
+	std::printf("asked %ld, decided %ld (%ld inside), uncertain %ld (bus positions: %ld of %ld); "
+				"%ld of %ld polygons undecidable\n",
+				asked, decided, inside, uncertain, bus_uncertain, bus_asked, undecidable, polygons);
+	EXPECT_EQ(wrong, 0) << first;
+	EXPECT_GT(asked, 500000);
+	/* vertices and midpoints are left to PostGIS, as they should be; bus positions almost never */
+	EXPECT_LT(uncertain, asked / 50);
+	EXPECT_LT(bus_uncertain, bus_asked / 10000 + 1);
+	EXPECT_EQ(undecidable, 0);
+}
+
+} // namespace
+
+namespace
+{
+
+using namespace geoidx;
+
+struct Worked
+{
+	std::vector<std::vector<Vec3>> rings;
+	std::vector<RingVectors> views;
+	Box3 box;
+	unsigned caps;
+
+	explicit Worked(const std::vector<std::vector<LonLat>> &rs)
+	{
+		Box3 edges = box_empty();
+		for (const std::vector<LonLat> &r : rs)
+		{
+			std::vector<Vec3> v;
+			for (const LonLat &p : r)
+				v.push_back(cart(p.lon, p.lat));
+			for (size_t i = 1; i < v.size(); i++)
+				box_extend(&edges, arc_box(v[i - 1], v[i]));
+			rings.push_back(v);
+		}
+		for (const std::vector<Vec3> &v : rings)
+			views.push_back(RingVectors{v.data(), static_cast<uint32_t>(v.size())});
+		caps = cover_outside_caps(edges, &box);
+	}
+	Cover
+	covers(double lon, double lat) const
+	{
+		return polygon_covers(views.data(), static_cast<uint32_t>(views.size()), box, caps,
+							  cart(lon, lat));
+	}
+};
+
+TEST(SphereCovers, WorkedCases)
+{
+	/* a ring at 80 N: the pole is inside (PostGIS's pole rule puts it in the box), 70 N is not */
+	std::vector<LonLat> cap;
+	for (int i = 0; i <= 8; i++)
+		cap.push_back(
+			LonLat{-170.0 + 45.0 * (i % 8), 80.0}); /* no vertex on a meridian of an axis point */
+	const Worked north({cap});
+	EXPECT_NE(north.caps, 0u);
+	EXPECT_EQ(north.covers(0, 90), Cover::inside);
+	EXPECT_EQ(north.covers(123, 85), Cover::inside);
+	EXPECT_EQ(north.covers(10, 70), Cover::outside);
+	EXPECT_EQ(north.covers(10, -89), Cover::outside);
+
+	/* a square with a hole: the hole is not covered, its edge and the vertices are left to PostGIS
+	 */
+	const Worked holed(
+		{{{1, 1}, {11, 1}, {11, 11}, {1, 11}, {1, 1}}, {{4, 4}, {6, 4}, {6, 6}, {4, 6}, {4, 4}}});
+	EXPECT_NE(holed.caps, 0u);
+	EXPECT_EQ(holed.covers(2, 2), Cover::inside);
+	EXPECT_EQ(holed.covers(5, 5), Cover::outside);
+	EXPECT_EQ(holed.covers(20, 5), Cover::outside);
+	EXPECT_EQ(holed.covers(4, 5), Cover::uncertain);
+	EXPECT_EQ(holed.covers(11, 11), Cover::uncertain);
+	/* a vertex exactly on the equator: PostGIS's pole rule sees 0, ours -1e-15: too close to call
+	 */
+	const Worked touching({{{0, 0}, {10, 0}, {10, 10}, {0, 10}, {0, 0}}});
+	EXPECT_EQ(touching.caps, 0u);
+	EXPECT_EQ(touching.covers(2, 2), Cover::uncertain);
+
+	/* a ring around the equator: its box is the whole sphere, nothing is decided here */
+	std::vector<LonLat> belt;
+	for (int i = 0; i <= 12; i++)
+		belt.push_back(LonLat{-180.0 + 30.0 * (i % 12), (i % 2) ? 5.0 : -5.0});
+	const Worked equator({belt});
+	EXPECT_EQ(equator.caps, 0u);
+	EXPECT_EQ(equator.covers(0, 0), Cover::uncertain);
+	EXPECT_EQ(equator.covers(0, 60), Cover::uncertain);
+}
+
+} // namespace
