@@ -25,24 +25,6 @@ constexpr double kNormalSlack = 8e-16;
  */
 constexpr double kOnArcSlack = 1e-9;
 
-Vec3
-cross(const Vec3 &a, const Vec3 &b)
-{
-	return Vec3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-
-double
-dot(const Vec3 &a, const Vec3 &b)
-{
-	return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-double
-coord(const Vec3 &v, int i)
-{
-	return i == 0 ? v.x : (i == 1 ? v.y : v.z);
-}
-
 void
 box_pad(Box3 *b, double pad)
 {

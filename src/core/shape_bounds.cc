@@ -82,24 +82,28 @@ degree_box_image(const DegreeBox &b)
 }
 
 void
+box_pole_step(Box3 *b, int axis)
+{
+	const int j = (axis + 1) % 3, k = (axis + 2) % 3;
+	if (!(b->lo[j] < 0.0 && b->hi[j] > 0.0 && b->lo[k] < 0.0 && b->hi[k] > 0.0))
+		return;
+	if (b->lo[axis] > 0.0 && b->hi[axis] > 0.0)
+		b->hi[axis] = 1.0;
+	else if (b->lo[axis] < 0.0 && b->hi[axis] < 0.0)
+		b->lo[axis] = -1.0;
+	else
+	{
+		b->lo[axis] = -1.0;
+		b->hi[axis] = 1.0;
+	}
+}
+
+void
 box_add_enclosed_poles(Box3 *b)
 {
 	/* z first, then y, then x, each test seeing what the one before it did */
 	for (int axis = 2; axis >= 0; axis--)
-	{
-		const int j = (axis + 1) % 3, k = (axis + 2) % 3;
-		if (!(b->lo[j] < 0.0 && b->hi[j] > 0.0 && b->lo[k] < 0.0 && b->hi[k] > 0.0))
-			continue;
-		if (b->lo[axis] > 0.0 && b->hi[axis] > 0.0)
-			b->hi[axis] = 1.0;
-		else if (b->lo[axis] < 0.0 && b->hi[axis] < 0.0)
-			b->lo[axis] = -1.0;
-		else
-		{
-			b->lo[axis] = -1.0;
-			b->hi[axis] = 1.0;
-		}
-	}
+		box_pole_step(b, axis);
 }
 
 ShapeBounds::ShapeBounds()

@@ -36,6 +36,9 @@ Box3 degree_box_image(const DegreeBox &b);
 
 /* PostGIS's pole rule on a polygon's box of edges (in place), in its order: z, y, x. */
 void box_add_enclosed_poles(Box3 *b);
+/* One axis's step of that rule: the pole of the axis if the box straddles it in both other
+ * coordinates. */
+void box_pole_step(Box3 *b, int axis);
 
 /* A visitor of walk_serialized. */
 class ShapeBounds

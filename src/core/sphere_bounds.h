@@ -131,6 +131,25 @@ box_enlargement(const Box3 &b, const Vec3 &v)
 	return box_margin(e) - box_margin(b);
 }
 
+inline Vec3
+cross(const Vec3 &a, const Vec3 &b)
+{
+	return Vec3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+inline double
+dot(const Vec3 &a, const Vec3 &b)
+{
+	return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+/* Coordinate i (0 x, 1 y, 2 z) of v. */
+inline double
+coord(const Vec3 &v, int i)
+{
+	return i == 0 ? v.x : (i == 1 ? v.y : v.z);
+}
+
 inline double
 chord2(const Vec3 &a, const Vec3 &b)
 {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "arc_box.h"
+#include "shape_bounds.h"
 
 namespace geoidx
 {
@@ -31,46 +32,10 @@ constexpr double kNormalRounding = 1.6e-15;
 constexpr double kLongEdgeDot = -0.9999;
 
 Vec3
-cross(const Vec3 &a, const Vec3 &b)
-{
-	return Vec3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-
-double
-dot(const Vec3 &a, const Vec3 &b)
-{
-	return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-double
-coord(const Vec3 &v, int i)
-{
-	return i == 0 ? v.x : (i == 1 ? v.y : v.z);
-}
-
-Vec3
 unit(const Vec3 &v)
 {
 	const double len = std::sqrt(dot(v, v));
 	return Vec3{v.x / len, v.y / len, v.z / len};
-}
-
-/* One step of PostGIS's pole rule (gbox_check_poles) for an axis, on box b. */
-void
-pole_step(Box3 *b, int axis)
-{
-	const int j = (axis + 1) % 3, k = (axis + 2) % 3;
-	if (!(b->lo[j] < 0.0 && b->hi[j] > 0.0 && b->lo[k] < 0.0 && b->hi[k] > 0.0))
-		return;
-	if (b->lo[axis] > 0.0 && b->hi[axis] > 0.0)
-		b->hi[axis] = 1.0;
-	else if (b->lo[axis] < 0.0 && b->hi[axis] < 0.0)
-		b->lo[axis] = -1.0;
-	else
-	{
-		b->lo[axis] = -1.0;
-		b->hi[axis] = 1.0;
-	}
 }
 
 bool
@@ -122,9 +87,9 @@ cover_outside_caps(const Box3 &edges, Box3 *box)
 	*box = edges;
 	for (int axis = 2; axis >= 0; axis--)
 	{
-		pole_step(&small, axis);
-		pole_step(&large, axis);
-		pole_step(box, axis);
+		box_pole_step(&small, axis);
+		box_pole_step(&large, axis);
+		box_pole_step(box, axis);
 		if (!same_box(small, large))
 			return 0;
 	}

@@ -12,6 +12,7 @@
  * compressed or external value is still detoasted rather than misread.
  */
 #include "geodesy.h"
+#include "serialized_shape.h"
 
 #include "geoidx.h"
 
@@ -36,21 +37,6 @@ constexpr uint8 kFlagExtended = 0x10; /* v2 only */
 constexpr uint8 kFlagVersion = 0x40;  /* set in v2 */
 constexpr uint32 kPointType = 1;
 constexpr int32 kSridWgs84 = 4326;
-
-/* Return the name of a geometry type number, for errors. */
-const char *
-type_name(uint32 type)
-{
-	static const char *const names[] = {"Unknown",        "Point",
-										"LineString",     "Polygon",
-										"MultiPoint",     "MultiLineString",
-										"MultiPolygon",   "GeometryCollection",
-										"CircularString", "CompoundCurve",
-										"CurvePolygon",   "MultiCurve",
-										"MultiSurface",   "PolyhedralSurface",
-										"Triangle",       "Tin"};
-	return type < lengthof(names) ? names[type] : "unknown type";
-}
 
 /* Raise the error of a value that is no valid geometry. */
 void
@@ -107,7 +93,7 @@ geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 
 	if (type != kPointType)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						errmsg("%s must be a point, not a %s", what, type_name(type)),
+						errmsg("%s must be a point, not a %s", what, geoidx::geom_type_name(type)),
 						errhint("geoidx indexes and measures POINT geometries only.")));
 	if (srid != kSridWgs84 && srid != 0)
 		ereport(ERROR,
