@@ -17,13 +17,17 @@
  * {v_i > hi_i} and {v_i < lo_i}; cover_outside_caps() checks, with margins, that
  * they are connected, and the stab line runs to the axis point of one of them.
  *
- * Why the parity is then PostGIS's: PostGIS's arithmetic is exact to ~1e-15,
- * and its tolerances are 1e-12, so its crossing count can differ from the true
- * one only where a vertex lies within ~1e-12 of the stab line's great circle, or
- * the point within ~1e-12 of an edge's great circle (its touch rules do not
- * look at where on the circle the touch is). Any such case, widened to
- * kCoverMargin, is uncertain here. So is a point near the box's faces (PostGIS
- * keeps the box as float4, rounded outwards), a stab line longer than 120
+ * Why the parity is then PostGIS's: PostGIS's arithmetic is exact to ~1e-15
+ * and its tolerances are 1e-12, so its crossing count is the true one for its
+ * stab line unless a vertex lies within ~1e-12 of that line's circle (a chance
+ * of ~1e-12 per vertex near the line, which nothing here can see), or the point
+ * lies within ~1e-12 of the circle of an edge that meets that circle at the
+ * point (the boundary) or at the point's antipode (its touch rules do not look
+ * where on the circle the touch is). Those two cases, widened to kCoverMargin
+ * (and, for a short edge, to the rounding of its circle), are uncertain here,
+ * as is every near-degenerate step of this stab line, a point inside by the
+ * rings but within kBoxSlack of the box's faces (PostGIS keeps the box as
+ * float4, rounded outwards, and tests it first), a stab line longer than 120
  * degrees, and an edge nearly half the circle.
  */
 #pragma once
