@@ -1,5 +1,6 @@
 #include "sphere_covers.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "arc_box.h"
@@ -136,6 +137,74 @@ cover_outside_caps(const Box3 &edges, Box3 *box)
 	return mask;
 }
 
+namespace
+{
+
+/* The margin polygon_covers gives the sides of an edge's circle. */
+double
+edge_margin(const Vec3 &e1, const Vec3 &e2)
+{
+	const Vec3 n = cross(e1, e2);
+	return kCoverMargin + kNormalRounding / std::sqrt(dot(n, n));
+}
+
+/* The least and greatest of n . v over the box. */
+void
+plane_range(const Box3 &b, const Vec3 &n, double *lo, double *hi)
+{
+	*lo = *hi = 0.0;
+	for (int i = 0; i < 3; i++)
+	{
+		const double c = coord(n, i);
+		*lo += c * (c >= 0 ? b.lo[i] : b.hi[i]);
+		*hi += c * (c >= 0 ? b.hi[i] : b.lo[i]);
+	}
+}
+
+/*
+ * True if no edge of the chunk can matter to the test of p with stab circle
+ * ns: p is outside the padded box (no edge near it), the box lies well within
+ * p's hemisphere (no edge near its antipode) and wholly on one side of the
+ * stab line's circle (every edge's ends on one side of it).
+ */
+bool
+chunk_is_quiet(const Box3 &chunk, const Vec3 &p, const Vec3 &ns)
+{
+	if (box_contains(chunk, p) || max_chord2(chunk, p) >= 2.0 - 1e-6)
+		return false;
+	double lo, hi;
+	plane_range(chunk, ns, &lo, &hi);
+	return lo > kCoverMargin || hi < -kCoverMargin;
+}
+
+} // namespace
+
+void
+ring_chunk_boxes(const Vec3 *v, uint32_t n, Box3 *out)
+{
+	const uint32_t chunks = ring_chunk_count(n);
+	for (uint32_t c = 0; c < chunks; c++)
+	{
+		Box3 b = box_empty();
+		double margin = kCoverMargin;
+		const uint32_t first = 1 + c * kRingChunk, last = std::min(n - 1, first + kRingChunk - 1);
+		for (uint32_t i = first; i <= last; i++)
+		{
+			if (chord2(v[i - 1], v[i]) < 1e-30)
+				continue;
+			box_extend(&b, arc_box(v[i - 1], v[i]));
+			margin = std::max(margin, edge_margin(v[i - 1], v[i]));
+		}
+		if (!box_is_empty(b))
+			for (int i = 0; i < 3; i++)
+			{
+				b.lo[i] -= margin;
+				b.hi[i] += margin;
+			}
+		out[c] = b;
+	}
+}
+
 Cover
 polygon_covers(const RingVectors *rings, uint32_t nrings, const Box3 &box, unsigned caps,
 			   const Vec3 &p)
@@ -174,6 +243,15 @@ polygon_covers(const RingVectors *rings, uint32_t nrings, const Box3 &box, unsig
 		int crossings = 0;
 		for (uint32_t i = 1; i < ring.n; i++)
 		{
+			if (ring.chunks != nullptr && (i - 1) % kRingChunk == 0)
+			{
+				const Box3 &chunk = ring.chunks[(i - 1) / kRingChunk];
+				if (box_is_empty(chunk) || chunk_is_quiet(chunk, p, ns))
+				{
+					i += kRingChunk - 1; /* the loop's i++ moves to the next chunk's first edge */
+					continue;
+				}
+			}
 			const Vec3 &e1 = ring.v[i - 1], &e2 = ring.v[i];
 			if (chord2(e1, e2) < 1e-30)
 				continue;

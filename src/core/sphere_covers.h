@@ -40,12 +40,33 @@
 namespace geoidx
 {
 
-/* One ring's unit vectors, closed (the last equals the first), in order. */
+/*
+ * One ring's unit vectors, closed (the last equals the first), in order, and
+ * optionally the boxes of its edges in chunks of kRingChunk (ring_chunk_boxes):
+ * with them a test skips every chunk that is far from the point, from its
+ * antipode and from the stab line's circle, which is most of a large ring.
+ */
 struct RingVectors
 {
 	const Vec3 *v;
 	uint32_t n;
+	const Box3 *chunks; /* ring_chunk_count(n) boxes, or nullptr */
 };
+
+constexpr uint32_t kRingChunk = 16;
+
+/* How many chunk boxes a ring of n points has. */
+inline uint32_t
+ring_chunk_count(uint32_t n)
+{
+	return n < 2 ? 0 : (n - 2) / kRingChunk + 1;
+}
+
+/*
+ * Fill out[ring_chunk_count(n)] with each chunk's box of edges, padded by the
+ * widest margin polygon_covers gives any of its edges.
+ */
+void ring_chunk_boxes(const Vec3 *v, uint32_t n, Box3 *out);
 
 enum class Cover
 {

@@ -1,0 +1,191 @@
+/*
+ * The NYC neighbourhoods (data/gofence-profiling/nyc) as polygon_covers takes
+ * them: a reader of just enough GeoJSON, PostGIS's ll2cart, and a polygon
+ * prepared with its box, caps and (optionally) ring chunk boxes. Shared by the
+ * unit test against PostGIS and the micro-benchmark.
+ */
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "arc_box.h"
+#include "geodesy.h"
+#include "sphere_covers.h"
+
+namespace nyc_shapes
+{
+
+using namespace geoidx;
+
+using Ring = std::vector<LonLat>;
+using Polygon = std::vector<Ring>;
+using Shape = std::vector<Polygon>; /* the members of a MultiPolygon, or one Polygon */
+
+/* Just enough GeoJSON: the coordinates of each feature's Polygon or MultiPolygon, in order. */
+class GeoJson
+{
+public:
+	explicit GeoJson(const std::string &text) : s_(text) {}
+
+	std::vector<Shape>
+	shapes()
+	{
+		std::vector<Shape> out;
+		size_t at = 0;
+		while ((at = s_.find("\"geometry\"", at)) != std::string::npos)
+		{
+			const size_t type = s_.find("\"type\"", at);
+			const bool multi =
+				s_.compare(s_.find('"', s_.find(':', type) + 1), 14, "\"MultiPolygon\"") == 0;
+			pos_ = s_.find("\"coordinates\"", at);
+			pos_ = s_.find('[', pos_);
+			Shape shape;
+			if (multi)
+				shape = list<Polygon>([this] { return list<Ring>([this] { return ring(); }); });
+			else
+				shape.push_back(list<Ring>([this] { return ring(); }));
+			out.push_back(shape);
+			at = pos_;
+		}
+		return out;
+	}
+
+private:
+	template <class T, class F>
+	std::vector<T>
+	list(F item)
+	{
+		std::vector<T> v;
+		expect('[');
+		for (;;)
+		{
+			v.push_back(item());
+			skip();
+			if (s_[pos_] == ',')
+				pos_++;
+			else
+				break;
+		}
+		expect(']');
+		return v;
+	}
+	Ring
+	ring()
+	{
+		return list<LonLat>(
+			[this]
+			{
+				expect('[');
+				LonLat p;
+				p.lon = number();
+				expect(',');
+				p.lat = number();
+				expect(']');
+				return p;
+			});
+	}
+	double
+	number()
+	{
+		skip();
+		char *end;
+		const double d = std::strtod(s_.c_str() + pos_, &end);
+		pos_ = end - s_.c_str();
+		return d;
+	}
+	void
+	expect(char c)
+	{
+		skip();
+		if (s_[pos_] != c)
+			std::abort(); /* not the GeoJSON this reader knows: the fixtures changed */
+		pos_++;
+	}
+	void
+	skip()
+	{
+		while (s_[pos_] == ' ' || s_[pos_] == '\n')
+			pos_++;
+	}
+
+	const std::string &s_;
+	size_t pos_ = 0;
+};
+
+/* What PostGIS's ll2cart makes of a coordinate the geography cast has normalised. */
+inline Vec3
+cart(double lon, double lat)
+{
+	LonLat ll{0, 0};
+	normalize_like_geography(lon, lat, &ll);
+	const double x = M_PI * ll.lon / 180.0, y = M_PI * ll.lat / 180.0;
+	return Vec3{std::cos(y) * std::cos(x), std::cos(y) * std::sin(x), std::sin(y)};
+}
+
+/* A polygon ready to be asked: its rings' vectors, its box and its caps. */
+struct Prepared
+{
+	std::vector<std::vector<Vec3>> rings;
+	std::vector<std::vector<Box3>> chunks;
+	std::vector<RingVectors> views;
+	Box3 box;
+	unsigned caps;
+	double xmin, xmax, ymin, ymax; /* its degree box, for the probes worth asking */
+};
+
+inline Prepared
+prepare(const Polygon &poly, double dx, double dy, bool chunked)
+{
+	Prepared p;
+	Box3 edges = box_empty();
+	p.xmin = p.ymin = 1e300;
+	p.xmax = p.ymax = -1e300;
+	for (const Ring &r : poly)
+	{
+		std::vector<Vec3> v;
+		for (const LonLat &ll : r)
+		{
+			v.push_back(cart(ll.lon + dx, ll.lat + dy));
+			p.xmin = std::min(p.xmin, ll.lon + dx);
+			p.xmax = std::max(p.xmax, ll.lon + dx);
+			p.ymin = std::min(p.ymin, ll.lat + dy);
+			p.ymax = std::max(p.ymax, ll.lat + dy);
+		}
+		for (size_t i = 1; i < v.size(); i++)
+			box_extend(&edges, arc_box(v[i - 1], v[i]));
+		p.rings.push_back(v);
+	}
+	for (const std::vector<Vec3> &v : p.rings)
+	{
+		std::vector<Box3> c(ring_chunk_count(static_cast<uint32_t>(v.size())));
+		ring_chunk_boxes(v.data(), static_cast<uint32_t>(v.size()), c.data());
+		p.chunks.push_back(c);
+	}
+	for (size_t r = 0; r < p.rings.size(); r++)
+		p.views.push_back(RingVectors{p.rings[r].data(), static_cast<uint32_t>(p.rings[r].size()),
+									  chunked ? p.chunks[r].data() : nullptr});
+	p.caps = cover_outside_caps(edges, &p.box);
+	return p;
+}
+
+inline Cover
+shape_covers(const std::vector<Prepared> &members, const Vec3 &q)
+{
+	bool any_uncertain = false;
+	for (const Prepared &m : members)
+	{
+		const Cover c =
+			polygon_covers(m.views.data(), static_cast<uint32_t>(m.views.size()), m.box, m.caps, q);
+		if (c == Cover::inside)
+			return Cover::inside;
+		if (c == Cover::uncertain)
+			any_uncertain = true;
+	}
+	return any_uncertain ? Cover::uncertain : Cover::outside;
+}
+
+} // namespace nyc_shapes
