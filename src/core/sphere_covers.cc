@@ -239,7 +239,13 @@ polygon_covers(const RingVectors *rings, uint32_t nrings, const Box3 &box, unsig
 	{
 		const RingVectors &ring = rings[r];
 		if (ring.n < 4)
-			continue; /* PostGIS: not a ring, holds nothing */
+		{
+			/* PostGIS: not a ring, holds nothing (so a polygon without a real outer ring covers
+			 * nothing) */
+			if (r == 0)
+				return Cover::outside;
+			continue;
+		}
 		int crossings = 0;
 		for (uint32_t i = 1; i < ring.n; i++)
 		{
