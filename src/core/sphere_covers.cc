@@ -32,6 +32,14 @@ constexpr double kNormalRounding = 1.6e-15;
 /* Ends this close to antipodal leave an edge's great circle to rounding. */
 constexpr double kLongEdgeDot = -0.9999;
 
+/* The margin the sides of an edge's circle get, from |e1 x e2|: kCoverMargin, or its normal's
+ * rounding if wider. */
+double
+edge_margin(double normal_length)
+{
+	return kCoverMargin + kNormalRounding / normal_length;
+}
+
 Vec3
 unit(const Vec3 &v)
 {
@@ -140,14 +148,6 @@ cover_outside_caps(const Box3 &edges, Box3 *box)
 namespace
 {
 
-/* The margin polygon_covers gives the sides of an edge's circle. */
-double
-edge_margin(const Vec3 &e1, const Vec3 &e2)
-{
-	const Vec3 n = cross(e1, e2);
-	return kCoverMargin + kNormalRounding / std::sqrt(dot(n, n));
-}
-
 /* The least and greatest of n . v over the box. */
 void
 plane_range(const Box3 &b, const Vec3 &n, double *lo, double *hi)
@@ -193,7 +193,8 @@ ring_chunk_boxes(const Vec3 *v, uint32_t n, Box3 *out)
 			if (chord2(v[i - 1], v[i]) < 1e-30)
 				continue;
 			box_extend(&b, arc_box(v[i - 1], v[i]));
-			margin = std::max(margin, edge_margin(v[i - 1], v[i]));
+			const Vec3 n = cross(v[i - 1], v[i]);
+			margin = std::max(margin, edge_margin(std::sqrt(dot(n, n))));
 		}
 		if (!box_is_empty(b))
 			for (int i = 0; i < 3; i++)
@@ -277,7 +278,7 @@ polygon_covers(const RingVectors *rings, uint32_t nrings, const Box3 &box, unsig
 			 * of the cross product is rounded to ~1e-16), ours and PostGIS's alike:
 			 * sides of it are decided beyond that.
 			 */
-			const double me = kCoverMargin + kNormalRounding / ne_len;
+			const double me = edge_margin(ne_len);
 			const double a1 = dot(ne, p), a2 = dot(ne, o);
 			/*
 			 * The point on an edge's circle: PostGIS's touch rules answer "on the
