@@ -28,4 +28,10 @@ namespace geoidx
  */
 int choose_entry(const Box3 *first, size_t stride, size_t n, const Vec3 *v, bool *covers);
 
+/*
+ * The same for a shape's box (nullptr: a row with no shape): an entry covers it
+ * when its box holds the whole box; growth is that of the margin.
+ */
+int choose_entry_box(const Box3 *first, size_t stride, size_t n, const Box3 *box, bool *covers);
+
 } // namespace geoidx

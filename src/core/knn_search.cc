@@ -192,6 +192,20 @@ knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind)
 	heap_push(&s->heap, c);
 }
 
+void
+knn_push_bound(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind, double bound,
+			   bool in_region)
+{
+	SearchItem c{};
+	c.dist = bound;
+	c.kind = ItemKind::exact;
+	c.row_kind = row_kind;
+	c.in_region = in_region;
+	c.payload = payload;
+	c.row = row;
+	heap_push(&s->heap, c);
+}
+
 /* Return the next row in distance order within limit, refining lazily. */
 bool
 knn_next(KnnSearch *s, double limit, SearchItem *out)

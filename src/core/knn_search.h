@@ -154,6 +154,15 @@ void knn_add_chunk(KnnSearch *s, const SearchChunk &chunk, const Box3 &chunk_box
 void knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind);
 
 /*
+ * A row whose distance the index cannot compute (a shape, row_kind the glue's):
+ * it surfaces at bound, a lower bound of its distance, and the glue hands that
+ * bound to the executor for it to compute the distance and reorder (PostgreSQL's
+ * recheck of ORDER BY). in_region: it is known to satisfy every key.
+ */
+void knn_push_bound(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind, double bound,
+					bool in_region);
+
+/*
  * The next row in distance order whose distance is at most limit, as an exact
  * item; false when the frontier is exhausted or what is left is farther than
  * limit (then it stays on the frontier for the next call).

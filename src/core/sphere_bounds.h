@@ -131,6 +131,16 @@ box_enlargement(const Box3 &b, const Vec3 &v)
 	return box_margin(e) - box_margin(b);
 }
 
+inline double
+box_enlargement(const Box3 &b, const Box3 &o)
+{
+	if (box_is_empty(b))
+		return 0.0;
+	Box3 e = b;
+	box_extend(&e, o);
+	return box_margin(e) - box_margin(b);
+}
+
 inline Vec3
 cross(const Vec3 &a, const Vec3 &b)
 {

@@ -1,0 +1,194 @@
+/*
+ * The prepared shape of covers_shape.h, built from GSERIALIZED bytes, against
+ * the polygons the NYC test prepares from the same coordinates (whose answers
+ * that test checks against PostGIS): the same answer, uncertain included, for
+ * every probe near every neighbourhood at two of its places (across the
+ * antimeridian, and far south), and PostGIS's own answer wherever it decides.
+ * Then non-polygonal values, which have no prepared form.
+ */
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <tuple>
+#include <vector>
+
+#include "covers_shape.h"
+#include "nyc_shapes.h"
+
+namespace
+{
+
+using namespace geoidx;
+using namespace nyc_shapes;
+
+void
+put32(std::vector<uint8_t> *b, uint32_t v)
+{
+	const size_t at = b->size();
+	b->resize(at + 4);
+	std::memcpy(b->data() + at, &v, 4);
+}
+
+void
+put_double(std::vector<uint8_t> *b, double v)
+{
+	const size_t at = b->size();
+	b->resize(at + 8);
+	std::memcpy(b->data() + at, &v, 8);
+}
+
+/* GSERIALIZED v2 (after the varlena header) of a MultiPolygon in SRID 4326, moved by dx, dy. */
+std::vector<uint8_t>
+serialize(const Shape &shape, double dx, double dy)
+{
+	std::vector<uint8_t> b = {0x00, 0x10, 0xE6, 0x40}; /* SRID 4326, version 2, 2-D, no box */
+	put32(&b, kMultiPolygonType);
+	put32(&b, static_cast<uint32_t>(shape.size()));
+	for (const Polygon &poly : shape)
+	{
+		put32(&b, kPolygonType);
+		put32(&b, static_cast<uint32_t>(poly.size()));
+		for (const Ring &r : poly)
+			put32(&b, static_cast<uint32_t>(r.size()));
+		if (poly.size() % 2 == 1)
+			put32(&b, 0);
+		for (const Ring &r : poly)
+			for (const LonLat &ll : r)
+			{
+				put_double(&b, ll.lon + dx);
+				put_double(&b, ll.lat + dy);
+			}
+	}
+	return b;
+}
+
+struct Built
+{
+	std::vector<uint64_t> mem;
+	CoverShape shape;
+	CoverCounts counts;
+};
+
+bool
+build(const std::vector<uint8_t> &bytes, Built *out)
+{
+	SerializedHeader h;
+	WalkError err;
+	if (!read_serialized_header(bytes.data(), bytes.size(), &h, &err) ||
+		!count_cover_shape(bytes.data(), h, &out->counts, &err))
+		return false;
+	out->mem.assign(cover_shape_bytes(out->counts) / 8 + 1, 0);
+	return build_cover_shape(bytes.data(), h, out->counts, out->mem.data(), &out->shape, &err);
+}
+
+TEST(CoversShape, AnswersAsThePreparedPolygonsOfTheNYCTest)
+{
+	std::ifstream geo(GEOIDX_UNIT_DATA "/../../../data/gofence-profiling/nyc/nyc_ntas.geojson");
+	ASSERT_TRUE(geo);
+	std::stringstream text;
+	text << geo.rdbuf();
+	const std::vector<Shape> ntas = GeoJson(text.str()).shapes();
+	ASSERT_EQ(ntas.size(), 195u);
+
+	std::ifstream in(GEOIDX_UNIT_DATA "/nyc_covers.txt");
+	ASSERT_TRUE(in);
+	std::vector<LonLat> probes, places;
+	std::set<std::tuple<int, int, int>> covered;
+	std::string line;
+	while (std::getline(in, line))
+	{
+		std::istringstream f(line);
+		std::string tag;
+		f >> tag;
+		if (tag == "q" || tag == "t")
+		{
+			LonLat p;
+			f >> p.lon >> p.lat;
+			(tag == "q" ? probes : places).push_back(p);
+		}
+		else if (tag == "c")
+		{
+			int t, n, q;
+			f >> t >> n >> q;
+			covered.insert({t, n, q});
+		}
+	}
+	ASSERT_EQ(places.size(), 4u);
+
+	long asked = 0, differ = 0, wrong = 0, decided = 0, inside = 0;
+	std::string first;
+	for (int t : {1, 3})
+	{
+		const double dx = places[t].lon, dy = places[t].lat;
+		for (size_t n = 0; n < ntas.size(); n++)
+		{
+			std::vector<Prepared> members;
+			for (const Polygon &poly : ntas[n])
+				members.push_back(prepare(poly, dx, dy, true));
+			Built b;
+			ASSERT_TRUE(build(serialize(ntas[n], dx, dy), &b)) << "neighbourhood " << n;
+			ASSERT_TRUE(b.counts.polygonal);
+			ASSERT_EQ(b.shape.npolygons, members.size());
+			for (size_t q = 0; q < probes.size(); q++)
+			{
+				const double x = probes[q].lon + dx, y = probes[q].lat + dy;
+				bool near = false;
+				for (const Prepared &m : members)
+					near |= x >= m.xmin - 0.5 && x <= m.xmax + 0.5 && y >= m.ymin - 0.5 &&
+							y <= m.ymax + 0.5;
+				if (!near)
+					continue;
+				asked++;
+				const Cover want = shape_covers(members, cart(x, y));
+				const Cover got = cover_shape_covers(b.shape, covers_vector(x, y));
+				if (got != want && differ++ < 5)
+					first += "\n  place " + std::to_string(t) + " neighbourhood " +
+							 std::to_string(n) + " probe " + std::to_string(q);
+				if (got == Cover::uncertain)
+					continue;
+				decided++;
+				inside += got == Cover::inside;
+				const bool postgis =
+					covered.count({t, static_cast<int>(n), static_cast<int>(q)}) > 0;
+				if ((got == Cover::inside) != postgis && wrong++ < 5)
+					first += "\n  PostGIS differs: place " + std::to_string(t) + " neighbourhood " +
+							 std::to_string(n) + " probe " + std::to_string(q);
+			}
+		}
+	}
+	std::printf("asked %ld, decided %ld (%ld inside)\n", asked, decided, inside);
+	EXPECT_EQ(differ, 0) << first;
+	EXPECT_EQ(wrong, 0) << first;
+	EXPECT_GT(asked, 200000);
+	EXPECT_GT(inside, 3000);
+}
+
+TEST(CoversShape, OnlyPolygonsHaveAPreparedForm)
+{
+	/* LINESTRING(0 0, 1 1) */
+	std::vector<uint8_t> line = {0x00, 0x10, 0xE6, 0x40};
+	put32(&line, kLineType);
+	put32(&line, 2);
+	for (double v : {0.0, 0.0, 1.0, 1.0})
+		put_double(&line, v);
+	Built b;
+	ASSERT_TRUE(build(line, &b));
+	EXPECT_FALSE(b.counts.polygonal);
+	/* the holed square of SphereCovers.WorkedCases, serialized: the hole is not covered */
+	const Shape square = {
+		{{{1, 1}, {11, 1}, {11, 11}, {1, 11}, {1, 1}}, {{4, 4}, {6, 4}, {6, 6}, {4, 6}, {4, 4}}}};
+	Built s;
+	ASSERT_TRUE(build(serialize(square, 0, 0), &s));
+	EXPECT_TRUE(s.counts.polygonal);
+	EXPECT_EQ(s.counts.rings, 2u);
+	EXPECT_EQ(cover_shape_covers(s.shape, covers_vector(2, 2)), Cover::inside);
+	EXPECT_EQ(cover_shape_covers(s.shape, covers_vector(5, 5)), Cover::outside);
+	EXPECT_EQ(cover_shape_covers(s.shape, covers_vector(20, 5)), Cover::outside);
+	/* a vertex is on the boundary: PostGIS decides it */
+	EXPECT_EQ(cover_shape_covers(s.shape, covers_vector(11, 11)), Cover::uncertain);
+}
+
+} // namespace
