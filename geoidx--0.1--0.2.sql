@@ -1,6 +1,7 @@
 -- geoidx 0.1 -> 0.2 (ALTER EXTENSION geoidx UPDATE). The on-disk format is
--- unchanged (3): 0.1's indexes are read and written as they are. New in 0.2:
--- the version functions. Objects are created exactly as geoidx--0.2.sql
+-- 3 (points only), which this library still reads and writes; a shape needs a
+-- REINDEX into format 4. New in 0.2: the version functions and the shape
+-- predicates. Objects are created exactly as geoidx--0.2.sql
 -- creates them (test/upgrade/run compares the two catalogs).
 
 \echo Use "ALTER EXTENSION geoidx UPDATE TO '0.2'" to load this file. \quit
@@ -29,3 +30,60 @@ CREATE FUNCTION @extschema@.geoidx_index_format(index regclass)
 	RETURNS integer
 	AS 'MODULE_PATHNAME', 'geoidx_index_format'
 	LANGUAGE C STRICT PARALLEL RESTRICTED;
+
+-- Shapes (0.2): predicates on any geometry kind, PostGIS geography's answers.
+-- A candidate disc: <@ asks only whether a shape's box reaches into it (the
+-- lossy index condition of the predicates below).
+CREATE FUNCTION @extschema@.geoidx_candidate_circle(g geometry, metres float8)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_candidate_circle'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_candidate_circle(g geography, metres float8)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_candidate_circle'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_shape_support(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'geoidx_shape_support'
+	LANGUAGE C STRICT PARALLEL SAFE;
+
+-- = ST_Covers(a::geography, b::geography)
+CREATE FUNCTION @extschema@.geoidx_covers(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_covers'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+CREATE FUNCTION @extschema@.geoidx_covers(a geography, b geography)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_covers'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+-- = ST_CoveredBy(a::geography, b::geography)
+CREATE FUNCTION @extschema@.geoidx_coveredby(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_coveredby'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+CREATE FUNCTION @extschema@.geoidx_coveredby(a geography, b geography)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_coveredby'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+-- = ST_Intersects(a::geography, b::geography)
+CREATE FUNCTION @extschema@.geoidx_intersects(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_intersects'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+CREATE FUNCTION @extschema@.geoidx_intersects(a geography, b geography)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_intersects'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;

@@ -451,3 +451,60 @@ CREATE FUNCTION @extschema@.geoidx_dwithin(a text, b varchar, metres float8, use
 	RETURNS boolean
 	AS 'MODULE_PATHNAME', 'geoidx_dwithin_text'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+
+-- Shapes (0.2): predicates on any geometry kind, PostGIS geography's answers.
+-- A candidate disc: <@ asks only whether a shape's box reaches into it (the
+-- lossy index condition of the predicates below).
+CREATE FUNCTION @extschema@.geoidx_candidate_circle(g geometry, metres float8)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_candidate_circle'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_candidate_circle(g geography, metres float8)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_candidate_circle'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_shape_support(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'geoidx_shape_support'
+	LANGUAGE C STRICT PARALLEL SAFE;
+
+-- = ST_Covers(a::geography, b::geography)
+CREATE FUNCTION @extschema@.geoidx_covers(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_covers'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+CREATE FUNCTION @extschema@.geoidx_covers(a geography, b geography)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_covers'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+-- = ST_CoveredBy(a::geography, b::geography)
+CREATE FUNCTION @extschema@.geoidx_coveredby(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_coveredby'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+CREATE FUNCTION @extschema@.geoidx_coveredby(a geography, b geography)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_coveredby'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+-- = ST_Intersects(a::geography, b::geography)
+CREATE FUNCTION @extschema@.geoidx_intersects(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_intersects'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;
+
+CREATE FUNCTION @extschema@.geoidx_intersects(a geography, b geography)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_intersects'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_shape_support;

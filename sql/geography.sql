@@ -191,11 +191,14 @@ SELECT (SELECT array_agg(id ORDER BY id) FROM gg_gist WHERE geoidx_dwithin(g, 'S
 	 = (SELECT array_agg(id ORDER BY id) FROM gg_gist WHERE ST_DWithin(g, 'SRID=4326;POINT(10 20)'::geography, 5e5)) AS gist_same;
 DROP TABLE gg_gist;
 
--- other SRIDs and non-points are refused, as for geometry
+-- other SRIDs and curves are refused, as for geometry; other shapes are PostGIS's answers
 SELECT geoidx_distance('SRID=4269;POINT(1 2)'::geography, 'SRID=4326;POINT(1 2)'::geography);
 SELECT geoidx_dwithin('SRID=4326;POINT(1 2)'::geography, 'SRID=4269;POINT(1 2)'::geography, 10);
 SELECT geoidx_circle('SRID=4269;POINT(1 2)'::geography, 10);
-SELECT 'SRID=4326;LINESTRING(0 0, 1 1)'::geography <~> 'SRID=4326;POINT(1 2)'::geography;
+SELECT ('SRID=4326;LINESTRING(0 0, 1 1)'::geography <~> 'SRID=4326;POINT(1 2)'::geography)
+	= ST_Distance('SRID=4326;LINESTRING(0 0, 1 1)'::geography, 'SRID=4326;POINT(1 2)'::geography) AS line_distance_is_postgis;
+SELECT 'SRID=4326;CIRCULARSTRING(0 0, 1 1, 2 0)'::geometry::geography;
+SELECT 'SRID=4326;CIRCULARSTRING(0 0, 1 1, 2 0)'::geometry <~> 'SRID=4326;POINT(1 2)';
 SELECT id FROM gg ORDER BY g <~> 'SRID=4269;POINT(0 0)'::geography LIMIT 1;
 INSERT INTO gg_bare VALUES (1, 'SRID=4326;POINT(1 2)'), (2, 'SRID=4269;POINT(1 2)');
 INSERT INTO gg_bare VALUES (3, 'SRID=4326;LINESTRING(0 0, 1 1)');
@@ -226,7 +229,7 @@ SELECT round(geoidx_distance('SRID=4326;POINT(0 0)', 'SRID=4326;POINT(1 1)')) AS
 	txt <@ geoidx_circle(geog, 0) AS within_text
 FROM shapes;
 -- the untyped literal's errors are geometry's
-SELECT geoidx_dwithin('SRID=4326;LINESTRING(0 0, 1 1)', 'SRID=4326;POINT(0 0)', 10);
+SELECT geoidx_dwithin('SRID=4326;CIRCULARSTRING(0 0, 1 1, 2 0)', 'SRID=4326;POINT(0 0)', 10);
 SELECT geoidx_distance('SRID=3857;POINT(0 0)', 'SRID=4326;POINT(0 0)');
 SELECT geoidx_circle('SRID=4326;POINT EMPTY', 10) IS NULL AS empty_circle;
 -- the geometry call on a geometry column is the one the planner turns into an index condition

@@ -172,27 +172,25 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	/* NULL and EMPTY rows sort after every point (the largest key), so they fill the last leaves */
 	geoidx::BuildPoint r;
 	r.key = ~UINT64CONST(0);
-	int kind = GEOIDX_KIND_NULL;
-	GeoidxPoint p = {true, 0.0, 0.0};
+	GeoidxPoint p;
 	if (!isnull[0])
-	{
 		geoidx_decode_indexed(index, values[0], state->what, &p);
-		kind = GEOIDX_KIND_EMPTY;
-	}
-	if (!p.empty)
+	GeoidxLeafEntry e;
+	geoidx::Box3 box;
+	geoidx_entry_set_value(&e, isnull[0] ? NULL : &p, &box);
+	if (!isnull[0] && !p.empty)
 	{
+		/* a shape sorts by its box's centre */
 		geoidx::LonLat ll;
 		geoidx::Vec3 v;
 		geoidx_point_unit(&p, state->what, &ll, &v);
 		r.key = geoidx::hilbert_key(v);
-		kind = GEOIDX_KIND_POINT;
 	}
-	else
-		p.x = p.y = 0.0;
 	r.tid = geoidx::build_tid_kind(ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid),
-								   kind);
-	r.x = p.x;
-	r.y = p.y;
+								   GeoidxEntryKind(&e));
+	/* a shape's packed box travels in x and y as bits, never as numbers */
+	memcpy(&r.x, &e.x, sizeof(double));
+	memcpy(&r.y, &e.y, sizeof(double));
 	if (state->sort == NULL)
 		put_flat(state, r);
 	else
@@ -334,10 +332,9 @@ write_leaves(BuildState *state, TupleTableSlot *read_slot, Page root, int per_le
 					  *GeoidxPageGetBox(pending));
 			geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
 		}
-		geoidx::Vec3 v;
-		if (GeoidxEntryIsPoint(&e))
-			v = geoidx_entry_vector(&e);
-		geoidx_leaf_append(pending, &e, payload, payload_size, GeoidxEntryIsPoint(&e) ? &v : NULL);
+		geoidx::Box3 box;
+		bool has_box = geoidx_entry_box(&e, &box);
+		geoidx_leaf_append(pending, &e, payload, payload_size, has_box ? &box : NULL);
 		have_pending = true;
 		if (++done % 10000 == 0)
 		{

@@ -120,6 +120,8 @@ load_point_type(GeoidxCatalog *c, int g, Oid t, Oid ours, Oid postgis)
 	c->ring_fn[g] = function_if(t, "geoidx_ring", ours, 5, ring5);
 	c->circle_outside_fn[g] = function_if(t, "geoidx_circle_outside", ours, 4, outside4);
 	c->circle_distance_fn[g] = function_if(t, "geoidx_circle_distance", ours, 3, distance3);
+	const Oid candidate2[2] = {t, FLOAT8OID};
+	c->candidate_fn[g] = function_if(t, "geoidx_candidate_circle", ours, 2, candidate2);
 }
 
 /* Look everything up again, failing for nothing that is missing. */
@@ -153,6 +155,19 @@ load_catalog(GeoidxCatalog *c)
 			c->float8_cmp[i] =
 				geoidx_operator_oid(cmp[i], FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE, true);
 		c->in_op = geoidx_operator_oid("<@", ANYELEMENTOID, ANYARRAYOID, ours, true);
+		if (OidIsValid(c->geography_type) && OidIsValid(c->geometry_type))
+		{
+			const Oid g = c->geography_type;
+			const Oid cast1[1] = {c->geometry_type};
+			c->pg_geography_fn = geoidx_function_oid("geography", postgis, 1, cast1, true);
+			const Oid dw[4] = {g, g, FLOAT8OID, BOOLOID};
+			c->pg_dwithin_fn = geoidx_function_oid("st_dwithin", postgis, 4, dw, true);
+			const Oid dist[3] = {g, g, BOOLOID};
+			c->pg_distance_fn = geoidx_function_oid("st_distance", postgis, 3, dist, true);
+			c->pg_covers_fn = geoidx_function_oid("st_covers", postgis, 2, dw, true);
+			c->pg_coveredby_fn = geoidx_function_oid("st_coveredby", postgis, 2, dw, true);
+			c->pg_intersects_fn = geoidx_function_oid("st_intersects", postgis, 2, dw, true);
+		}
 		c->geoidx_am = get_am_oid("geoidx", true);
 	}
 	c->present = OidIsValid(c->distance_op[0]) && OidIsValid(c->beyond_fn[0]);

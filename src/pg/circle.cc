@@ -151,7 +151,9 @@ geoidx::RegionTest
 geoidx_circle_region(const GeoidxCircle *c)
 {
 	int mode = c->mode;
-	if (mode < 0 || mode >= geoidx::kRegionModes || (c->flags & ~GEOIDX_CIRCLE_POINT_FIRST) != 0)
+	if (mode < 0 || mode >= geoidx::kRegionModes ||
+		(c->flags & ~(GEOIDX_CIRCLE_POINT_FIRST | GEOIDX_CIRCLE_CANDIDATE)) != 0 ||
+		((c->flags & GEOIDX_CIRCLE_CANDIDATE) && mode != (int) geoidx::RegionMode::within))
 		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
 						errmsg("geoidx_circle value has an unknown region %d or flags 0x%x", mode,
 							   (unsigned) c->flags)));
@@ -177,6 +179,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	GeoidxPoint centre;
 	bool use_spheroid = true;
 	bool point_first = false;
+	bool candidate = false;
 	int mode = 0;
 
 	/* the longest prefix first: ">=" before ">" */
@@ -223,10 +226,19 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 		if (*s == ',')
 		{
 			s = skip_space(s + 1);
-			if (pg_strncasecmp(s, "point first", 11) != 0)
-				circle_syntax_error(str, "After the model only \"point first\" may follow.");
-			point_first = true;
-			s = skip_space(s + 11);
+			if (pg_strncasecmp(s, "point first", 11) == 0)
+			{
+				point_first = true;
+				s = skip_space(s + 11);
+			}
+			else if (mode == 0 && pg_strncasecmp(s, "candidate", 9) == 0)
+			{
+				candidate = true;
+				s = skip_space(s + 9);
+			}
+			else
+				circle_syntax_error(str, "After the model only \"point first\" or (for a disc) "
+										 "\"candidate\" may follow.");
 		}
 	}
 	if (*s != ')')
@@ -243,6 +255,8 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	error_context_stack = &context;
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
 	fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
+	if (candidate)
+		c->flags |= GEOIDX_CIRCLE_CANDIDATE;
 	error_context_stack = context.previous;
 	PG_RETURN_POINTER(c);
 }
@@ -261,8 +275,66 @@ geoidx_circle_out(PG_FUNCTION_ARGS)
 	int mode = c->mode >= 0 && c->mode < geoidx::kRegionModes ? c->mode : 0;
 	PG_RETURN_CSTRING(psprintf("%sCIRCLE(%s %s, %s, %s%s)", kModePrefix[mode], lon, lat, radius,
 							   c->use_spheroid ? "spheroid" : "sphere",
-							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) ? ", point first" : ""));
+							   (c->flags & GEOIDX_CIRCLE_POINT_FIRST) ? ", point first"
+							   : (c->flags & GEOIDX_CIRCLE_CANDIDATE) ? ", candidate"
+																	  : ""));
 }
+
+namespace
+{
+
+/*
+ * shape <@ circle. A candidate disc asks whether the shape's box, as its index
+ * entry holds it, reaches into the disc (what the index tests); any other
+ * region is decided by PostGIS: ST_DWithin in the order the circle says, or
+ * ST_Distance (NULL for an EMPTY shape) compared as float8 compares.
+ */
+Datum
+shape_within_circle(FunctionCallInfo fcinfo, const GeoidxCircle *c)
+{
+	static const char *const what = "the left operand of <@";
+	Datum shape = PG_GETARG_DATUM(0);
+	geoidx::RegionTest t = geoidx_circle_region(c);
+	int mode = c->mode;
+	if (c->flags & GEOIDX_CIRCLE_CANDIDATE)
+	{
+		GeoidxPoint p;
+		geoidx_decode_any(shape, what, &p);
+		if (p.empty)
+			PG_RETURN_BOOL(false);
+		GeoidxLeafEntry e;
+		geoidx::Box3 box;
+		geoidx_entry_set_value(&e, &p, &box);
+		PG_RETURN_BOOL(geoidx::classify_region(t, box) != geoidx::Verdict::outside);
+	}
+	Datum centre = geoidx_point_datum(c->lon, c->lat, false, true);
+	Datum r;
+	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
+	{
+		bool point_first = (c->flags & GEOIDX_CIRCLE_POINT_FIRST) != 0;
+		geoidx_postgis_call(GEOIDX_PG_DWITHIN, point_first ? shape : centre,
+							point_first ? what : kCircleWhat, point_first ? centre : shape,
+							point_first ? kCircleWhat : what, c->radius, c->use_spheroid != 0, &r);
+		bool in = DatumGetBool(r);
+		PG_RETURN_BOOL(mode == (int) geoidx::RegionMode::within ? in : !in);
+	}
+	if (!geoidx_postgis_call(GEOIDX_PG_DISTANCE, shape, what, centre, kCircleWhat, 0.0, true, &r))
+		PG_RETURN_NULL();
+	double d = DatumGetFloat8(r), x = c->radius;
+	switch ((geoidx::RegionMode) mode)
+	{
+		case geoidx::RegionMode::dist_gt:
+			PG_RETURN_BOOL(float8_gt(d, x));
+		case geoidx::RegionMode::dist_ge:
+			PG_RETURN_BOOL(float8_ge(d, x));
+		case geoidx::RegionMode::dist_lt:
+			PG_RETURN_BOOL(float8_lt(d, x));
+		default:
+			PG_RETURN_BOOL(float8_le(d, x));
+	}
+}
+
+} // namespace
 
 /* Make geoidx_circle(centre geometry, metres, use_spheroid); NULL for an EMPTY centre. */
 extern "C" Datum
@@ -284,6 +356,9 @@ geoidx_within_circle(PG_FUNCTION_ARGS)
 	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(1);
 	GeoidxPoint p;
 	geoidx::LonLat ll;
+
+	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)))
+		return shape_within_circle(fcinfo, c);
 
 	if (!geoidx_read_point(PG_GETARG_DATUM(0), "the left operand of <@", &p, &ll))
 	{

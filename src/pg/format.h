@@ -19,12 +19,15 @@
  *
  * A leaf entry holds the heap TID and the point's coordinates exactly as the
  * heap's geometry holds them (doubles), which is what lets the index decide a
- * radius or compute a distance with no heap recheck. Its flags keep a kind
- * field so that a later version can store bounding boxes of non-point
- * geometries in the same leaves.
+ * radius or compute a distance with no heap recheck. A shape (any geometry
+ * that is not a point) has an entry of kind SHAPE in the same leaves: the same
+ * 24 bytes, its 16 coordinate bytes holding the shape's box of unit vectors
+ * packed outwards (src/core/packed_box.h), so that leaves of points and shapes
+ * have one layout, one capacity, one set of chunk boxes.
  */
 #pragma once
 
+#include "packed_box.h"
 #include "sphere_bounds.h"
 
 #include "pg.h"
@@ -35,8 +38,14 @@
  * that scans with no spatial condition and k-NN scans (which return them last,
  * with a NULL distance) see every row. Version 1 left them out.
  */
-#define GEOIDX_FORMAT_VERSION 3 /* 3: leaves carry chunk boxes */
-#define GEOIDX_PAGE_ID 0xFF8C   /* last two bytes of every page, for pg_filedump */
+#define GEOIDX_FORMAT_VERSION 4 /* 4: leaves may hold shape entries */
+/*
+ * 3: leaves carry chunk boxes; points only. Its layout is format 4's with no
+ * shape entry, so this library reads and writes it, and refuses only to put a
+ * shape into it (that needs the REINDEX that makes it format 4).
+ */
+#define GEOIDX_FORMAT_POINTS_ONLY 3
+#define GEOIDX_PAGE_ID 0xFF8C /* last two bytes of every page, for pg_filedump */
 
 #define GEOIDX_METAPAGE_BLKNO 0
 #define GEOIDX_ROOT_BLKNO 1
@@ -81,6 +90,13 @@ typedef struct GeoidxPageBox
 #define GEOIDX_KIND_POINT 0x0000
 #define GEOIDX_KIND_NULL 0x0001
 #define GEOIDX_KIND_EMPTY 0x0002
+/*
+ * A shape: x and y hold its packed box (GeoidxEntryShapeBox), never read as
+ * doubles. A scan decides it from the box where the box decides (all of it in
+ * a region, or none), and otherwise returns it for the exact test on the heap
+ * row (recheck).
+ */
+#define GEOIDX_KIND_SHAPE 0x0003
 #define GEOIDX_KIND_MASK 0x000F
 
 typedef struct GeoidxLeafEntry
@@ -130,6 +146,32 @@ static inline bool
 GeoidxEntryIsPoint(const GeoidxLeafEntry *e)
 {
 	return GeoidxEntryKind(e) == GEOIDX_KIND_POINT;
+}
+
+static inline bool
+GeoidxEntryIsShape(const GeoidxLeafEntry *e)
+{
+	return GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE;
+}
+
+/* The box of a shape entry, unpacked: it holds every point of the shape. */
+static inline geoidx::Box3
+GeoidxEntryShapeBox(const GeoidxLeafEntry *e)
+{
+	geoidx::PackedBox p;
+	static_assert(sizeof(p) == sizeof(e->x) + sizeof(e->y), "a packed box fills x and y");
+	memcpy(&p.w[0], &e->x, sizeof(double));
+	memcpy(&p.w[1], &e->y, sizeof(double));
+	return geoidx::unpack_box(p);
+}
+
+/* Store a shape's box in a shape entry's coordinate bytes. */
+static inline void
+GeoidxEntrySetShapeBox(GeoidxLeafEntry *e, const geoidx::Box3 &box)
+{
+	geoidx::PackedBox p = geoidx::pack_box(box);
+	memcpy(&e->x, &p.w[0], sizeof(double));
+	memcpy(&e->y, &p.w[1], sizeof(double));
 }
 
 static_assert(sizeof(GeoidxLeafEntry) == 24, "leaf entry layout is part of the on-disk format");

@@ -19,6 +19,9 @@
  * geoidx_distance take the scan's own value for that row from
  * distance_memo.cc instead of a second geodesic.
  *
+ * A shape on either side (anything but a point) is PostGIS's own answer
+ * (postgis_calls.cc).
+ *
  * geoidx_distance, <~> and geoidx_dwithin run once per row in sequential scans:
  * they read the points in place (no detoast for ordinary points, no palloc),
  * and geoidx_dwithin keeps the cheap tests of the last centre it saw in
@@ -45,6 +48,14 @@ distance_common(FunctionCallInfo fcinfo, bool use_spheroid, const char *what1, c
 	GeoidxPoint a, b;
 	geoidx::LonLat lla, llb;
 
+	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
+	{
+		Datum r;
+		if (!geoidx_postgis_call(GEOIDX_PG_DISTANCE, PG_GETARG_DATUM(0), what1, PG_GETARG_DATUM(1),
+								 what2, 0.0, use_spheroid, &r))
+			PG_RETURN_NULL();
+		return r;
+	}
 	bool have_a = geoidx_read_point(PG_GETARG_DATUM(0), what1, &a, &lla);
 	bool have_b = geoidx_read_point(PG_GETARG_DATUM(1), what2, &b, &llb);
 	if (!have_a || !have_b)
@@ -91,6 +102,14 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	geoidx::LonLat lla, llb;
 
 	geoidx_check_radius(metres);
+	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
+	{
+		Datum r;
+		geoidx_postgis_call(GEOIDX_PG_DWITHIN, PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin",
+							PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin", metres,
+							use_spheroid, &r);
+		return r;
+	}
 	bool have_a = geoidx_read_point(PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin", &a, &lla);
 	bool have_b = geoidx_read_point(PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin", &b, &llb);
 	if (!have_a || !have_b)

@@ -36,15 +36,18 @@ typedef struct GeoidxRelInfo
 {
 	const char *what;
 	TupleDesc payload_desc; /* NULL: the index has the point only */
-	bool format_checked;    /* the metapage's format is this library's */
+	bool format_checked;    /* the metapage's format is one this library reads */
+	uint32 format;          /* that format, once read (0: not yet) */
 } GeoidxRelInfo;
 
 /* a decoded indexed value */
 typedef struct GeoidxPoint
 {
 	bool empty;
+	bool shape; /* not a point: box holds it, x and y are its box's centre */
 	double x;
 	double y;
+	geoidx::Box3 box;
 } GeoidxPoint;
 
 typedef struct GeoidxDecodeRequest
@@ -59,6 +62,7 @@ extern const char *geoidx_index_what(Relation index);
 extern const GeoidxRelInfo *geoidx_rel_info(Relation index);
 extern void geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
+extern void geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
 							  geoidx::Vec3 *v);
 extern bool geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll);
@@ -78,13 +82,14 @@ extern void geoidx_corrupted(Relation index, BlockNumber blk, const char *detail
 extern void geoidx_check_page(Relation index, Buffer buf, Page page);
 extern Page geoidx_locked_page(Relation index, Buffer buf);
 extern uint32 geoidx_index_format_of(Relation index);
-extern void geoidx_check_metapage(Relation index);
+extern uint32 geoidx_check_metapage(Relation index);
+extern void geoidx_check_shapes_allowed(Relation index);
 extern void geoidx_check_metapage_once(Relation index);
 extern Buffer geoidx_new_buffer(Relation index);
 /* internal pages (page.cc) */
 extern void geoidx_internal_append(Page page, BlockNumber child, const geoidx::Box3 &box);
 extern void geoidx_internal_set(Page page, int i, BlockNumber child, const geoidx::Box3 &box);
-extern void geoidx_internal_enlarge(Page page, int i, const geoidx::Vec3 &v);
+extern void geoidx_internal_enlarge(Page page, int i, const geoidx::Box3 &b);
 extern GeoidxInternalEntry *geoidx_internal_with_downlink(Page page, int i,
 														  const geoidx::Box3 &lbox,
 														  BlockNumber right,
@@ -114,10 +119,12 @@ extern void geoidx_page_end_split(Page page, XLogRecPtr nsn);
 /* leaves with payloads (page.cc) */
 extern bool geoidx_leaf_fits(Page page, Size payload_size);
 extern void geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
-							   Size payload_size, const geoidx::Vec3 *v);
+							   Size payload_size, const geoidx::Box3 *box);
 extern geoidx::Box3 geoidx_chunk_box(const GeoidxChunkBox *c);
-extern void geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Vec3 &v);
+extern void geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Box3 &b);
 extern geoidx::Vec3 geoidx_entry_vector(const GeoidxLeafEntry *e);
+extern bool geoidx_entry_box(const GeoidxLeafEntry *e, geoidx::Box3 *box);
+extern bool geoidx_entry_set_value(GeoidxLeafEntry *e, const GeoidxPoint *p, geoidx::Box3 *box);
 extern void geoidx_payload_corrupted(Relation index, BlockNumber blk) pg_attribute_noreturn();
 
 /*
@@ -171,8 +178,8 @@ extern void geoidx_finish_split(Relation index, GeoidxPathStep *path, int d, Blo
 extern XLogRecPtr geoidx_current_lsn(Relation index);
 extern XLogRecPtr geoidx_page_lsn(Relation index, Buffer buf);
 extern void geoidx_log_leaf_append(Relation index, Buffer leaf, const GeoidxLeafEntry *entry,
-								   const char *payload, Size payload_size, const geoidx::Vec3 *v);
-extern void geoidx_log_entry_enlarge(Relation index, Buffer buf, int i, const geoidx::Vec3 &v);
+								   const char *payload, Size payload_size, const geoidx::Box3 *box);
+extern void geoidx_log_entry_enlarge(Relation index, Buffer buf, int i, const geoidx::Box3 &b);
 extern void geoidx_log_page_split(Relation index, Buffer buf, Buffer right,
 								  const GeoidxSplitEntries *s, Buffer child, XLogRecPtr child_nsn);
 extern void geoidx_log_root_split(Relation index, Buffer root, Buffer a, Buffer b,
@@ -237,7 +244,8 @@ typedef struct GeoidxPageRef
 typedef struct GeoidxScanHit
 {
 	ItemPointerData tid;
-	uint8 kind; /* GEOIDX_KIND_* */
+	uint8 kind;   /* GEOIDX_KIND_* */
+	bool recheck; /* a shape its box did not decide: the executor tests the heap row */
 	double x;
 	double y;
 	IndexTuple payload; /* its other columns, kept for index-only scans only */
@@ -284,6 +292,11 @@ typedef struct GeoidxScanOpaqueData
 	int nregions;
 	geoidx::RegionTest *regions;
 	geoidx::SpatialKeys keys;
+	/*
+	 * Every region key is a candidate disc, whose answer for a shape is its
+	 * box's (circle.cc): the index holds that box, so no shape needs a recheck.
+	 */
+	bool shapes_exact;
 
 	/* the keys on the columns after the point */
 	int nscalar;
@@ -331,6 +344,9 @@ typedef struct GeoidxScanOpaqueData
 	ItemPointerData *bitmap_tids; /* bitmap: the TIDs of the last page read */
 	int nbitmap;
 	int capbitmap;
+	ItemPointerData *bitmap_recheck; /* ... of its shapes that need the exact test */
+	int nrecheck;
+	int caprecheck;
 
 	uint64 pages_visited; /* against loops in a corrupted index */
 	uint64 page_limit;
@@ -388,7 +404,8 @@ extern int64 geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 
 /* scan_result.cc: what a returned row hands the executor */
 extern void geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
-								   double x, double y, double dist, IndexTuple payload);
+								   double x, double y, double dist, IndexTuple payload,
+								   bool recheck);
 extern double geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y);
 /* distance_memo.cc: the exact distance of the row a k-NN scan returned last, for <~> */
 extern void geoidx_distance_memo_note(double x, double y, geoidx::RawPoint centre, double dist);
@@ -426,8 +443,9 @@ typedef struct GeoidxCatalog
 	Oid ring_fn[2];
 	Oid circle_outside_fn[2];
 	Oid circle_distance_fn[2];
-	Oid box_fn;         /* geoidx_search_box(geometry, float8, boolean) */
-	Oid geog_expand_fn; /* PostGIS's _ST_Expand(geography, float8) */
+	Oid candidate_fn[2]; /* geoidx_candidate_circle(t, float8) */
+	Oid box_fn;          /* geoidx_search_box(geometry, float8, boolean) */
+	Oid geog_expand_fn;  /* PostGIS's _ST_Expand(geography, float8) */
 	Oid geography_input;
 	Oid geography_ioparam;
 	Oid envelope_fn; /* PostGIS's ST_MakeEnvelope(float8 x4, int4) */
@@ -437,6 +455,13 @@ typedef struct GeoidxCatalog
 	Oid geoidx_am;
 	bool envelope_ready;
 	FmgrInfo envelope; /* envelope_fn, set up on first use */
+	/* PostGIS's geography functions, the exact answers for shapes (postgis_calls.cc) */
+	Oid pg_geography_fn;  /* geography(geometry): the cast */
+	Oid pg_dwithin_fn;    /* ST_DWithin(geography, geography, float8, boolean) */
+	Oid pg_distance_fn;   /* ST_Distance(geography, geography, boolean) */
+	Oid pg_covers_fn;     /* ST_Covers(geography, geography) */
+	Oid pg_coveredby_fn;  /* ST_CoveredBy(geography, geography) */
+	Oid pg_intersects_fn; /* ST_Intersects(geography, geography) */
 } GeoidxCatalog;
 
 extern Oid geoidx_function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes,
@@ -447,6 +472,25 @@ extern const GeoidxCatalog &geoidx_catalog(void);
 extern Oid geoidx_geometry_type(void);
 extern Oid geoidx_geography_type(void); /* InvalidOid if absent */
 extern const FmgrInfo *geoidx_envelope_function(void);
+
+/* covers_cache.cc: polygons prepared for ST_Covers of a point, per backend */
+namespace geoidx
+{
+struct CoverShape;
+}
+extern const geoidx::CoverShape *geoidx_cover_shape(Datum value, const char *what);
+
+/* postgis_calls.cc: PostGIS's geography functions, the exact answers for shapes */
+#define GEOIDX_PG_DWITHIN 0
+#define GEOIDX_PG_DISTANCE 1
+#define GEOIDX_PG_COVERS 2
+#define GEOIDX_PG_COVEREDBY 3
+#define GEOIDX_PG_INTERSECTS 4
+#define GEOIDX_PG_NFUNCTIONS 5
+extern bool geoidx_datum_is_shape(Datum d);
+extern bool geoidx_datum_is_geography(const struct varlena *v);
+extern bool geoidx_postgis_call(int fn, Datum a, const char *what_a, Datum b, const char *what_b,
+								double r, bool use_spheroid, Datum *result);
 
 /* functions.cc: the distance functions (regions.cc's geoidx_outside calls geoidx_dwithin) */
 extern "C" Datum geoidx_distance_op(PG_FUNCTION_ARGS);
@@ -459,6 +503,11 @@ namespace geoidx
 struct DegreeBox;
 }
 extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
+
+/* shape_functions.cc: the shape predicates' index condition (also geoidx_dwithin's for shapes) */
+struct SupportRequestIndexCondition;
+extern List *geoidx_shape_index_condition(struct SupportRequestIndexCondition *req, Node *column,
+										  Node *other, Node *metres);
 
 /* support.cc: the support functions, and the index conditions of geoidx_dwithin */
 struct SupportRequestIndexCondition;
@@ -531,12 +580,19 @@ typedef struct GeoidxCircle
 
 /* within/outside: decided as ST_DWithin(point, centre), not (centre, point) */
 #define GEOIDX_CIRCLE_POINT_FIRST 0x0001
+/*
+ * A candidate disc (geoidx_candidate_circle): for a shape, <@ asks only whether
+ * its box reaches into the disc. It is the lossy index condition of the shape
+ * predicates, whose own call stays as the filter.
+ */
+#define GEOIDX_CIRCLE_CANDIDATE 0x0002
 
 /* circle.cc: the circle type, its constructors' common part, pos <@ circle */
 extern void geoidx_check_radius(double metres);
 extern Datum geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
 								bool point_first);
 extern geoidx::RegionTest geoidx_circle_region(const GeoidxCircle *c);
+extern Datum geoidx_point_datum(double x, double y, bool empty, bool geography);
 extern "C" Datum geoidx_circle_make(PG_FUNCTION_ARGS);
 extern "C" Datum geoidx_within_circle(PG_FUNCTION_ARGS);
 

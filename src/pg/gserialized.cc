@@ -8,11 +8,14 @@
  *   [bbox: float4 pairs, 2 * ndims of them, or 6 for geodetic]
  *   uint32 type | uint32 npoints | npoints * ndims doubles
  *
- * Only a point needs decoding, and a point is never toasted in practice, but a
- * compressed or external value is still detoasted rather than misread.
+ * A point is decoded here; any other kind is walked by the core
+ * (serialized_shape.h) for its box (shape_bounds.h). A point is never toasted
+ * in practice, but a compressed or external value is still detoasted rather
+ * than misread.
  */
 #include "geodesy.h"
 #include "serialized_shape.h"
+#include "shape_bounds.h"
 
 #include "geoidx.h"
 
@@ -48,6 +51,53 @@ malformed(const char *what, const char *why)
 
 } // namespace
 
+/* Raise the error for a value of another SRID than 4326 or 0. */
+static void
+check_srid(int32 srid, const char *what)
+{
+	if (srid != kSridWgs84 && srid != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s has SRID %d, geoidx needs SRID 4326 (WGS 84 longitude/latitude)", what,
+						srid),
+				 errhint("Transform it with ST_Transform(geom, 4326); SRID 0 is taken as 4326, "
+						 "as the geography cast does.")));
+}
+
+/* Raise the error of a walk of a shape that failed. */
+static void
+walk_failed(const geoidx::WalkError &err, const char *what)
+{
+	switch (err.status)
+	{
+		case geoidx::WalkStatus::unsupported_type:
+			ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							errmsg("%s is a %s, which geography (and so geoidx) does not support",
+								   what, geoidx::geom_type_name(err.type)),
+							errhint("Points, lines, polygons, their Multi* forms and "
+									"GeometryCollections are supported; ST_CurveToLine turns "
+									"curves into lines.")));
+			break;
+		case geoidx::WalkStatus::not_version_2:
+			malformed(what, "the value is in PostGIS 2's serialization (GSERIALIZED v1); "
+							"rewrite it (UPDATE t SET col = col) with PostGIS 3");
+			break;
+		case geoidx::WalkStatus::bad_member:
+			malformed(what, psprintf("a Multi* geometry holds a member of another kind (%s) at "
+									 "byte %zu",
+									 geoidx::geom_type_name(err.type), err.offset));
+			break;
+		case geoidx::WalkStatus::too_deep:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s nests collections more than %d deep", what, geoidx::kMaxDepth)));
+			break;
+		default:
+			malformed(what, psprintf("the value ends inside its %s at byte %zu",
+									 geoidx::geom_type_name(err.type), err.offset));
+	}
+}
+
 /* Decode a geometry or geography datum that must be a point (or EMPTY) of SRID 4326 or 0. */
 void
 geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
@@ -57,7 +107,7 @@ geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 	const uint8 *data;
 	Size len;
 
-	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 		v = copy = detoast_attr(v);
 	if (VARATT_IS_SHORT(v))
 	{
@@ -95,17 +145,12 @@ geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						errmsg("%s must be a point, not a %s", what, geoidx::geom_type_name(type)),
 						errhint("geoidx indexes and measures POINT geometries only.")));
-	if (srid != kSridWgs84 && srid != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s has SRID %d, geoidx needs SRID 4326 (WGS 84 longitude/latitude)", what,
-						srid),
-				 errhint("Transform it with ST_Transform(geom, 4326); SRID 0 is taken as 4326, "
-						 "as the geography cast does.")));
+	check_srid(srid, what);
 	if (npoints > 1)
 		malformed(what, "a point with more than one coordinate");
 
 	out->empty = (npoints == 0);
+	out->shape = false;
 	out->x = out->y = 0.0;
 	if (!out->empty)
 	{
@@ -134,6 +179,71 @@ geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll_out
 		*v = geoidx::unit_vector(geoidx::geographic_point(*ll));
 }
 
+/*
+ * Decode a geometry or geography datum of any kind the geography type has, of
+ * SRID 4326 or 0: a point as geoidx_decode_point does, anything else into its
+ * box (shape_bounds.h) and that box's centre (out->shape). An EMPTY shape of
+ * any kind is empty. Errors as the geography cast's: other SRIDs, kinds it
+ * does not have (curves, surfaces), coordinates that are not finite.
+ */
+void
+geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+	struct varlena *copy = NULL;
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		v = copy = detoast_attr(v);
+	const uint8 *data = (const uint8 *) VARDATA_ANY(v);
+	Size len = VARSIZE_ANY_EXHDR(v);
+
+	geoidx::SerializedHeader h;
+	geoidx::WalkError err;
+	bool v2 = geoidx::read_serialized_header(data, len, &h, &err);
+	if (!v2 && err.status != geoidx::WalkStatus::not_version_2)
+		walk_failed(err, what);
+	/* a point in PostGIS 2's serialization is still read (geoidx_decode_point knows it) */
+	if (!v2 || h.type == geoidx::kPointType)
+	{
+		geoidx_decode_point(PointerGetDatum(v), what, out);
+		if (!out->empty)
+			geoidx_point_unit(out, what, NULL, NULL);
+		if (copy)
+			pfree(copy);
+		return;
+	}
+	check_srid(h.srid, what);
+	geoidx::ShapeBounds bounds;
+	if (!geoidx::walk_serialized(data, h, &bounds, &err))
+		walk_failed(err, what);
+	if (bounds.coord_check() == geoidx::CoordCheck::not_finite)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("%s has a coordinate that is not a finite number", what),
+						errdetail("Longitude and latitude must be finite; NaN and Infinity have no "
+								  "place on the Earth.")));
+	out->empty = bounds.empty();
+	out->shape = !out->empty;
+	out->x = out->y = 0.0;
+	out->box = geoidx::box_empty();
+	if (out->shape)
+	{
+		out->box = bounds.box();
+		/* the centre orders the bulk build (Hilbert): any point of the box would do */
+		double c[3], n = 0.0;
+		for (int a = 0; a < 3; a++)
+		{
+			c[a] = 0.5 * (out->box.lo[a] + out->box.hi[a]);
+			n += c[a] * c[a];
+		}
+		if (n > 1e-30)
+		{
+			out->x = atan2(c[1], c[0]) * (180.0 / M_PI);
+			out->y = asin(Max(-1.0, Min(1.0, c[2] / sqrt(n)))) * (180.0 / M_PI);
+		}
+	}
+	if (copy)
+		pfree(copy);
+}
+
 /* Decode and check one point argument of an SQL function; return false if it is EMPTY. */
 bool
 geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
@@ -158,7 +268,7 @@ extern "C" Datum
 geoidx_geometry_decode(PG_FUNCTION_ARGS)
 {
 	GeoidxDecodeRequest *req = (GeoidxDecodeRequest *) PG_GETARG_POINTER(0);
-	geoidx_decode_point(req->value, req->what, &req->result);
+	geoidx_decode_any(req->value, req->what, &req->result);
 	PG_RETURN_POINTER(req);
 }
 
@@ -230,6 +340,6 @@ geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint
 	req.what = what;
 	FunctionCall1(index_getprocinfo(index, 1, GEOIDX_DECODE_PROC), PointerGetDatum(&req));
 	*out = req.result;
-	if (!out->empty)
+	if (!out->empty && !out->shape)
 		geoidx_point_unit(out, what, NULL, NULL);
 }

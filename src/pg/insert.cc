@@ -33,11 +33,11 @@ enum class Outcome
 	restart,         /* the page we were about to change was split under us */
 };
 
-/* What one insert adds: the entry, its point (NULL for a NULL or EMPTY row), its payload. */
+/* What one insert adds: the entry, its box (NULL for a NULL or EMPTY row), its payload. */
 struct NewEntry
 {
 	GeoidxLeafEntry entry;
-	const geoidx::Vec3 *v;
+	const geoidx::Box3 *box;
 	const char *payload; /* NULL: none */
 	Size payload_size;
 };
@@ -55,7 +55,7 @@ Outcome
 descend_and_insert(Relation index, const NewEntry &ne, GeoidxPathStep *path, int *depth,
 				   BlockNumber *unfinished)
 {
-	const geoidx::Vec3 *v = ne.v;
+	const geoidx::Box3 *box = ne.box;
 	BlockNumber blk = GEOIDX_ROOT_BLKNO;
 	Buffer buf = ReadBuffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -102,7 +102,7 @@ descend_and_insert(Relation index, const NewEntry &ne, GeoidxPathStep *path, int
 		{
 			if (geoidx_leaf_fits(page, ne.payload_size))
 			{
-				geoidx_log_leaf_append(index, buf, &ne.entry, ne.payload, ne.payload_size, ne.v);
+				geoidx_log_leaf_append(index, buf, &ne.entry, ne.payload, ne.payload_size, ne.box);
 				UnlockReleaseBuffer(buf);
 				return Outcome::done;
 			}
@@ -117,9 +117,9 @@ descend_and_insert(Relation index, const NewEntry &ne, GeoidxPathStep *path, int
 		}
 
 		bool covers;
-		int i =
-			geoidx::choose_entry(&GeoidxInternalEntries(page)[0].box, sizeof(GeoidxInternalEntry),
-								 GeoidxPageCount(page), v, &covers);
+		int i = geoidx::choose_entry_box(&GeoidxInternalEntries(page)[0].box,
+										 sizeof(GeoidxInternalEntry), GeoidxPageCount(page), box,
+										 &covers);
 		if (i < 0)
 		{
 			UnlockReleaseBuffer(buf);
@@ -145,7 +145,7 @@ descend_and_insert(Relation index, const NewEntry &ne, GeoidxPathStep *path, int
 				}
 				continue; /* choose again on what the page holds now */
 			}
-			geoidx_log_entry_enlarge(index, buf, i, *v);
+			geoidx_log_entry_enlarge(index, buf, i, *box);
 		}
 
 		if (d >= GEOIDX_MAX_DEPTH - 1)
@@ -234,30 +234,17 @@ geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, 
 	geoidx_check_metapage_once(index);
 	GeoidxLeafEntry entry;
 	entry.tid = *ht_ctid;
-	entry.flags = GEOIDX_KIND_NULL;
-	entry.x = entry.y = 0.0;
-	geoidx::Vec3 point;
-	const geoidx::Vec3 *v = NULL;
+	GeoidxPoint p;
 	if (!isnull[0])
-	{
-		const char *what = geoidx_index_what(index);
-		GeoidxPoint p;
-		geoidx_decode_indexed(index, values[0], what, &p);
-		entry.flags = GEOIDX_KIND_EMPTY;
-		if (!p.empty)
-		{
-			geoidx::LonLat ll;
-			geoidx_point_unit(&p, what, &ll, &point);
-			v = &point;
-			entry.flags = GEOIDX_KIND_POINT;
-			entry.x = p.x;
-			entry.y = p.y;
-		}
-	}
+		geoidx_decode_indexed(index, values[0], geoidx_index_what(index), &p);
+	geoidx::Box3 box;
+	bool has_box = geoidx_entry_set_value(&entry, isnull[0] ? NULL : &p, &box);
+	if (GeoidxEntryIsShape(&entry))
+		geoidx_check_shapes_allowed(index);
 	IndexTuple payload = geoidx_form_payload(index, values, isnull);
 	NewEntry ne;
 	ne.entry = entry;
-	ne.v = v;
+	ne.box = has_box ? &box : NULL;
 	ne.payload = (const char *) payload;
 	ne.payload_size = payload ? IndexTupleSize(payload) : 0;
 

@@ -41,9 +41,8 @@ entry_boxes(Page page, int n)
 	{
 		GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 		for (int i = 0; i < n; i++)
-			boxes[i] = GeoidxEntryIsPoint(&e[i])
-						   ? geoidx::box_of(geoidx_entry_vector(&e[i]))
-						   : geoidx::box_empty(); /* choose_split puts these last */
+			if (!geoidx_entry_box(&e[i], &boxes[i]))
+				boxes[i] = geoidx::box_empty(); /* choose_split puts these last */
 	}
 	else
 	{

@@ -62,18 +62,20 @@ geoidx_chunk_box(const GeoidxChunkBox *c)
 	return b;
 }
 
-/* Grow a chunk box to hold v, rounding outwards so that the float box still holds it. */
+/* Grow a chunk box to hold box b, rounding outwards so that the float box still holds it. */
 void
-geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Vec3 &v)
+geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Box3 &b)
 {
-	const double d[3] = {v.x, v.y, v.z};
 	for (int a = 0; a < 3; a++)
 	{
-		float f = (float) d[a];
-		float lo =
-			(double) f > d[a] ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
-		float hi =
-			(double) f < d[a] ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+		float flo = (float) b.lo[a];
+		float fhi = (float) b.hi[a];
+		float lo = (double) flo > b.lo[a]
+					   ? std::nextafter(flo, -std::numeric_limits<float>::infinity())
+					   : flo;
+		float hi = (double) fhi < b.hi[a]
+					   ? std::nextafter(fhi, std::numeric_limits<float>::infinity())
+					   : fhi;
 		c->lo[a] = std::min(c->lo[a], lo);
 		c->hi[a] = std::max(c->hi[a], hi);
 	}
@@ -84,6 +86,53 @@ geoidx::Vec3
 geoidx_entry_vector(const GeoidxLeafEntry *e)
 {
 	return geoidx::unit_vector(geoidx::geographic_point(geoidx_entry_lonlat(e->x, e->y)));
+}
+
+/*
+ * The box a leaf entry adds to its chunk and page: a point's unit vector, a
+ * shape's unpacked box; false for a NULL or EMPTY row, which adds nothing.
+ */
+bool
+geoidx_entry_box(const GeoidxLeafEntry *e, geoidx::Box3 *box)
+{
+	switch (GeoidxEntryKind(e))
+	{
+		case GEOIDX_KIND_POINT:
+			*box = geoidx::box_of(geoidx_entry_vector(e));
+			return true;
+		case GEOIDX_KIND_SHAPE:
+			*box = GeoidxEntryShapeBox(e);
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Fill a leaf entry's kind and coordinate bytes from a decoded, checked value
+ * (NULL: a NULL row); *box gets what the entry adds to its page, and the
+ * result says whether it adds anything. The TID is the caller's.
+ */
+bool
+geoidx_entry_set_value(GeoidxLeafEntry *e, const GeoidxPoint *p, geoidx::Box3 *box)
+{
+	e->x = e->y = 0.0;
+	if (p == NULL)
+		e->flags = GEOIDX_KIND_NULL;
+	else if (p->empty)
+		e->flags = GEOIDX_KIND_EMPTY;
+	else if (p->shape)
+	{
+		e->flags = GEOIDX_KIND_SHAPE;
+		GeoidxEntrySetShapeBox(e, p->box);
+	}
+	else
+	{
+		e->flags = GEOIDX_KIND_POINT;
+		e->x = p->x;
+		e->y = p->y;
+	}
+	return geoidx_entry_box(e, box);
 }
 
 /* Initialise the metapage: magic, format version and entry sizes for pg_filedump. */
@@ -224,18 +273,44 @@ geoidx_index_format_of(Relation index)
  * versions and upgrades): reading it with this layout would give wrong answers,
  * writing to it would corrupt it. The hint names the statement that fixes it.
  */
-void
+uint32
 geoidx_check_metapage(Relation index)
 {
 	uint32 version = geoidx_index_format_of(index);
-	if (version != GEOIDX_FORMAT_VERSION)
+	if (version != GEOIDX_FORMAT_VERSION && version != GEOIDX_FORMAT_POINTS_ONLY)
 	{
 		char *name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(index)),
 												RelationGetRelationName(index));
 		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 						errmsg("index \"%s\" has on-disk format %u, which geoidx %s cannot read",
 							   RelationGetRelationName(index), version, GEOIDX_LIB_VERSION),
-						errdetail("This geoidx library reads and writes on-disk format %d only.",
+						errdetail("This geoidx library reads and writes on-disk formats %d and %d "
+								  "only.",
+								  GEOIDX_FORMAT_POINTS_ONLY, GEOIDX_FORMAT_VERSION),
+						errhint("Rebuild the index with REINDEX INDEX %s;", name)));
+	}
+	return version;
+}
+
+/*
+ * Refuse to put a shape into an index of the points-only format (one that
+ * geoidx 0.1 built): its readers may be that release's, which would misread
+ * a shape entry. REINDEX writes the current format.
+ */
+void
+geoidx_check_shapes_allowed(Relation index)
+{
+	GeoidxRelInfo *info = (GeoidxRelInfo *) geoidx_rel_info(index);
+	if (info->format == 0)
+		info->format = geoidx_check_metapage(index);
+	if (info->format == GEOIDX_FORMAT_POINTS_ONLY)
+	{
+		char *name = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(index)),
+												RelationGetRelationName(index));
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						errmsg("index \"%s\" has on-disk format %d, which holds points only",
+							   RelationGetRelationName(index), GEOIDX_FORMAT_POINTS_ONLY),
+						errdetail("geoidx 0.1 built it; shapes need on-disk format %d.",
 								  GEOIDX_FORMAT_VERSION),
 						errhint("Rebuild the index with REINDEX INDEX %s;", name)));
 	}
@@ -248,7 +323,7 @@ geoidx_check_metapage_once(Relation index)
 	GeoidxRelInfo *info = (GeoidxRelInfo *) geoidx_rel_info(index);
 	if (!info->format_checked)
 	{
-		geoidx_check_metapage(index);
+		info->format = geoidx_check_metapage(index);
 		info->format_checked = true;
 	}
 }
@@ -284,12 +359,12 @@ geoidx_leaf_fits(Page page, Size payload_size)
 
 /*
  * Append an entry (its payload offset bits are replaced) and its payload to a
- * leaf, growing the chunk's box and the page's box to cover its point (v:
+ * leaf, growing the chunk's box and the page's box to cover its box (box:
  * NULL for a NULL or EMPTY row). The caller has checked geoidx_leaf_fits.
  */
 void
 geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload, Size payload_size,
-				   const geoidx::Vec3 *v)
+				   const geoidx::Box3 *box)
 {
 	PageHeader ph = (PageHeader) page;
 	int n = GeoidxPageCount(page);
@@ -306,10 +381,10 @@ geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 	}
 	GeoidxLeafEntries(page)[n] = e;
 	GeoidxPageSetCount(page, n + 1);
-	if (v != NULL)
+	if (box != NULL)
 	{
-		geoidx_chunk_extend(&GeoidxChunkBoxes(page)[n / GEOIDX_CHUNK], *v);
-		geoidx::box_extend(GeoidxPageGetBox(page), *v);
+		geoidx_chunk_extend(&GeoidxChunkBoxes(page)[n / GEOIDX_CHUNK], *box);
+		geoidx::box_extend(GeoidxPageGetBox(page), *box);
 	}
 }
 
@@ -350,11 +425,10 @@ geoidx_leaf_rebuild(Page page, const bool *keep)
 			continue;
 		int off = GeoidxEntryPayloadOffset(&e[i]);
 		const char *payload = off ? copy.data + off : NULL;
-		geoidx::Vec3 v;
-		if (GeoidxEntryIsPoint(&e[i]))
-			v = geoidx_entry_vector(&e[i]);
+		geoidx::Box3 b;
+		bool has_box = geoidx_entry_box(&e[i], &b);
 		geoidx_leaf_append(page, &e[i], payload, payload ? IndexTupleSize((IndexTuple) payload) : 0,
-						   GeoidxEntryIsPoint(&e[i]) ? &v : NULL);
+						   has_box ? &b : NULL);
 	}
 }
 
@@ -389,13 +463,13 @@ geoidx_internal_set(Page page, int i, BlockNumber child, const geoidx::Box3 &box
 	geoidx::box_extend(GeoidxPageGetBox(page), box);
 }
 
-/* Grow downlink i and the page box to cover v, before an insert goes below with it. */
+/* Grow downlink i and the page box to cover box b, before an insert goes below with it. */
 void
-geoidx_internal_enlarge(Page page, int i, const geoidx::Vec3 &v)
+geoidx_internal_enlarge(Page page, int i, const geoidx::Box3 &b)
 {
 	Assert(!GeoidxPageIsLeaf(page) && i >= 0 && i < GeoidxPageCount(page));
-	geoidx::box_extend(&GeoidxInternalEntries(page)[i].box, v);
-	geoidx::box_extend(GeoidxPageGetBox(page), v);
+	geoidx::box_extend(&GeoidxInternalEntries(page)[i].box, b);
+	geoidx::box_extend(GeoidxPageGetBox(page), b);
 }
 
 /*
@@ -447,11 +521,10 @@ geoidx_split_fill(Page left, Page right, const GeoidxSplitEntries *s)
 			const GeoidxLeafEntry *e = &((const GeoidxLeafEntry *) s->entries)[i];
 			int off = GeoidxEntryPayloadOffset(e);
 			const char *payload = off ? s->src + off : NULL;
-			/* a point's box is the point; NULL and EMPTY rows have an empty one */
+			/* NULL and EMPTY rows have an empty box */
 			const geoidx::Box3 &b = s->boxes[i];
-			geoidx::Vec3 v = {b.lo[0], b.lo[1], b.lo[2]};
 			geoidx_leaf_append(dst, e, payload, payload ? IndexTupleSize((IndexTuple) payload) : 0,
-							   geoidx::box_is_empty(b) ? NULL : &v);
+							   geoidx::box_is_empty(b) ? NULL : &b);
 		}
 		else
 		{

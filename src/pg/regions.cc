@@ -69,9 +69,19 @@ compare_distance(FunctionCallInfo fcinfo, const char *const what[2], bool beyond
 	double x = PG_GETARG_FLOAT8(2);
 	bool inclusive = PG_NARGS() > 3 ? PG_GETARG_BOOL(3) : false;
 	geoidx::GeoPoint a, b;
-	if (!read_pair(fcinfo, what, &a, &b))
+	double d;
+	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
+	{
+		Datum r;
+		if (!geoidx_postgis_call(GEOIDX_PG_DISTANCE, PG_GETARG_DATUM(0), what[0],
+								 PG_GETARG_DATUM(1), what[1], 0.0, true, &r))
+			PG_RETURN_NULL();
+		d = DatumGetFloat8(r);
+	}
+	else if (!read_pair(fcinfo, what, &a, &b))
 		PG_RETURN_NULL();
-	double d = geoidx::st_distance(a, b, true);
+	else
+		d = geoidx::st_distance(a, b, true);
 	/* float8's own comparisons: NaN above every number */
 	if (beyond)
 		PG_RETURN_BOOL(inclusive ? float8_ge(d, x) : float8_gt(d, x));
@@ -156,6 +166,17 @@ geoidx_ring(PG_FUNCTION_ARGS)
 	geoidx_check_radius(rmax);
 	geoidx::GeoPoint a, b;
 	static const char *const what[2] = {"argument 1 of geoidx_ring", "argument 2 of geoidx_ring"};
+	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
+	{
+		Datum in_max, in_min;
+		geoidx_postgis_call(GEOIDX_PG_DWITHIN, PG_GETARG_DATUM(0), what[0], PG_GETARG_DATUM(1),
+							what[1], rmax, use_spheroid, &in_max);
+		if (!DatumGetBool(in_max))
+			PG_RETURN_BOOL(false);
+		geoidx_postgis_call(GEOIDX_PG_DWITHIN, PG_GETARG_DATUM(0), what[0], PG_GETARG_DATUM(1),
+							what[1], rmin, use_spheroid, &in_min);
+		PG_RETURN_BOOL(!DatumGetBool(in_min));
+	}
 	if (!read_pair(fcinfo, what, &a, &b))
 		PG_RETURN_BOOL(false);
 	PG_RETURN_BOOL(geoidx::st_dwithin(a, b, rmax, use_spheroid) &&

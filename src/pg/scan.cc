@@ -16,6 +16,7 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 	int nkeys = Max(1, scan->numberOfKeys);
 	so->no_match = false;
 	so->nregions = 0;
+	so->shapes_exact = true;
 	so->regions = (geoidx::RegionTest *) palloc(sizeof(geoidx::RegionTest) * nkeys);
 	so->nscalar = 0;
 	so->scalar = (GeoidxScalarKey *) palloc(sizeof(GeoidxScalarKey) * nkeys);
@@ -38,8 +39,10 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 		}
 		if (key->sk_strategy != GEOIDX_STRATEGY_WITHIN)
 			elog(ERROR, "geoidx: unexpected strategy %d in a scan key", key->sk_strategy);
-		so->regions[so->nregions++] =
-			geoidx_circle_region((GeoidxCircle *) DatumGetPointer(key->sk_argument));
+		const GeoidxCircle *c = (const GeoidxCircle *) DatumGetPointer(key->sk_argument);
+		so->regions[so->nregions++] = geoidx_circle_region(c);
+		if (!(c->flags & GEOIDX_CIRCLE_CANDIDATE))
+			so->shapes_exact = false;
 	}
 	so->keys = geoidx::spatial_keys(so->regions, so->nregions);
 }
@@ -146,6 +149,9 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->capbitmap = 0;
 	so->bitmap_tids = NULL;
 	so->nbitmap = 0;
+	so->caprecheck = 0;
+	so->bitmap_recheck = NULL;
+	so->nrecheck = 0;
 	so->keep_payloads = scan->xs_want_itup && so->payload_desc != NULL;
 	so->batch_cxt = AllocSetContextCreate(so->cxt, "geoidx scan payloads", ALLOCSET_DEFAULT_SIZES);
 	if (so->ordered)

@@ -4,7 +4,10 @@
  * of pages' matches in heap order before reading the next; ordered scans
  * (ORDER BY <~>) take rows from the core's best-first search, which reads
  * pages through the visitor of scan_page.cc. The distance handed to the executor is exact
- * (xs_recheckorderby = false) and no row needs a heap recheck.
+ * (xs_recheckorderby = false) and no row needs a heap recheck, except shapes: a shape
+ * its box does not decide is handed over for the heap recheck of the conditions, and in
+ * an ordered scan with a lower bound of its distance (xs_recheckorderby: the executor
+ * computes the distance and reorders).
  */
 #include <limits>
 
@@ -102,8 +105,10 @@ gather_run(IndexScanDesc scan, GeoidxScanOpaque so, const geoidx::SearchItem &fi
 		for (int k = 0; k < nkeys; k++)
 		{
 			int key = so->primary + 1 + k;
+			/* a shape's later keys are lower bounds too (scan_result.cc): it goes first */
 			keys[(size_t) i * nkeys + k] =
-				so->key_ok[key] && so->run[i].row_kind == GEOIDX_KIND_POINT
+				so->run[i].row_kind == GEOIDX_KIND_SHAPE ? -std::numeric_limits<double>::infinity()
+				: so->key_ok[key] && so->run[i].row_kind == GEOIDX_KIND_POINT
 					? geoidx_entry_distance(so->key_center[key], so->run[i].x, so->run[i].y)
 					: 0.0;
 		}
@@ -127,7 +132,8 @@ return_item(IndexScanDesc scan, const geoidx::SearchItem &item)
 	ItemPointerData tid;
 	geoidx_row_to_tid(item.row, &tid);
 	geoidx_scan_set_result(scan, &tid, item.row_kind, item.x, item.y, item.dist,
-						   (IndexTuple) item.payload);
+						   (IndexTuple) item.payload,
+						   item.row_kind == GEOIDX_KIND_SHAPE && !item.in_region);
 }
 
 /* Return the next row of an ordered scan: the search's next, or the next of a tie run. */
@@ -197,7 +203,7 @@ next_unordered(IndexScanDesc scan, GeoidxScanOpaque so)
 	int i = so->order ? (int) geoidx::heap_order_place(so->order[so->pos]) : so->pos;
 	so->pos++;
 	const GeoidxScanHit &h = so->hits[i];
-	geoidx_scan_set_result(scan, &h.tid, h.kind, h.x, h.y, 0.0, h.payload);
+	geoidx_scan_set_result(scan, &h.tid, h.kind, h.x, h.y, 0.0, h.payload, h.recheck);
 	return true;
 }
 
@@ -239,12 +245,18 @@ geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		start_scan(scan, so);
 	while (so->nstack > 0)
 	{
-		so->nbitmap = 0;
+		so->nbitmap = so->nrecheck = 0;
 		next_page(scan, so);
 		if (so->nbitmap > 0)
 		{
 			tbm_add_tuples(tbm, so->bitmap_tids, so->nbitmap, false);
 			total += so->nbitmap;
+		}
+		if (so->nrecheck > 0)
+		{
+			/* a heap page of a shape to recheck becomes lossy for the rows of its TIDs only */
+			tbm_add_tuples(tbm, so->bitmap_recheck, so->nrecheck, true);
+			total += so->nrecheck;
 		}
 	}
 	MemoryContextSwitchTo(old);

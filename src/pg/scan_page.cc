@@ -104,10 +104,29 @@ keep_payload(GeoidxScanOpaque so, IndexTuple payload, MemoryContext cxt)
 	return copy;
 }
 
+/* Append a TID to one of a bitmap scan's two arrays (exact, and to recheck). */
+void
+bitmap_push(GeoidxScanOpaque so, ItemPointerData **tids, int *n, int *cap, ItemPointerData tid)
+{
+	if (*n == *cap)
+	{
+		*cap = *cap ? 2 * *cap : 512;
+		Size bytes = sizeof(ItemPointerData) * *cap;
+		*tids = (ItemPointerData *) (*tids ? repalloc_huge(*tids, bytes)
+										   : MemoryContextAllocHuge(so->cxt, bytes));
+	}
+	(*tids)[(*n)++] = tid;
+}
+
 /* Add a matching row to an unordered scan's result, or to a bitmap scan's TIDs. */
 void
-emit(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload)
+emit(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload, bool recheck = false)
 {
+	if (so->sink == GEOIDX_SINK_BITMAP && recheck)
+	{
+		bitmap_push(so, &so->bitmap_recheck, &so->nrecheck, &so->caprecheck, e.tid);
+		return;
+	}
 	if (so->sink == GEOIDX_SINK_BITMAP)
 	{
 		if (so->nbitmap == so->capbitmap)
@@ -130,6 +149,7 @@ emit(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload)
 	GeoidxScanHit *h = &so->hits[so->nhits++];
 	h->tid = e.tid;
 	h->kind = (uint8) GeoidxEntryKind(&e);
+	h->recheck = recheck;
 	h->x = e.x;
 	h->y = e.y;
 	h->payload = keep_payload(so, payload, so->batch_cxt);
@@ -174,6 +194,25 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 		if (so->nscalar > 0 && !geoidx_scalar_keys_match(so, payload))
 			continue;
 		bool point = GeoidxEntryIsPoint(&e[i]);
+		if (GeoidxEntryIsShape(&e[i]))
+		{
+			/* a shape is decided by its box where the box decides, else rechecked */
+			geoidx::Verdict sv =
+				(v == geoidx::Verdict::inside || so->nregions == 0)
+					? geoidx::Verdict::inside
+					: geoidx::spatial_classify(so->keys, GeoidxEntryShapeBox(&e[i]));
+			if (sv == geoidx::Verdict::outside)
+				continue;
+			bool recheck = (sv != geoidx::Verdict::inside) && !so->shapes_exact;
+			if (knn_page == NULL)
+				emit(so, e[i], payload, recheck);
+			else
+				geoidx::knn_push_bound(
+					&so->knn, geoidx_tid_to_row(&e[i].tid), keep_payload(so, payload, so->cxt),
+					(uint8) GEOIDX_KIND_SHAPE,
+					geoidx::knn_box_bound(&so->knn, GeoidxEntryShapeBox(&e[i])), !recheck);
+			continue;
+		}
 		if (knn_page == NULL)
 		{
 			if ((point && v == geoidx::Verdict::inside) || entry_matches(so, e[i]))

@@ -3,6 +3,8 @@
  * scan the index tuple rebuilt from the entry (the point as PostGIS would
  * serialise it, and the payload's columns), and the ORDER BY distances.
  */
+#include <limits>
+
 #include "geoidx.h"
 
 namespace
@@ -17,6 +19,15 @@ namespace
  */
 Datum
 point_datum(double x, double y, bool empty, bool geography)
+{
+	return geoidx_point_datum(x, y, empty, geography);
+}
+
+} // namespace
+
+/* A point as PostGIS serializes it (SRID 4326, 2-D, no box). */
+Datum
+geoidx_point_datum(double x, double y, bool empty, bool geography)
 {
 	const Size size = VARHDRSZ + 4 + 8 + (empty ? 0 : 16);
 	char *p = (char *) palloc0(size);
@@ -39,6 +50,9 @@ point_datum(double x, double y, bool empty, bool geography)
 	return PointerGetDatum(p);
 }
 
+namespace
+{
+
 /* Rebuild the index tuple of an index-only scan from the entry and its payload. */
 void
 form_index_tuple(IndexScanDesc scan, GeoidxScanOpaque so, int kind, double x, double y,
@@ -53,7 +67,8 @@ form_index_tuple(IndexScanDesc scan, GeoidxScanOpaque so, int kind, double x, do
 	TupleDesc desc = RelationGetDescr(scan->indexRelation);
 	Datum values[INDEX_MAX_KEYS];
 	bool isnull[INDEX_MAX_KEYS];
-	isnull[0] = !so->can_return || kind == GEOIDX_KIND_NULL;
+	/* a shape is never returned: only columns typed Point can be (geoidx_canreturn) */
+	isnull[0] = !so->can_return || kind == GEOIDX_KIND_NULL || kind == GEOIDX_KIND_SHAPE;
 	values[0] =
 		isnull[0] ? (Datum) 0 : point_datum(x, y, kind == GEOIDX_KIND_EMPTY, so->return_geography);
 	if (so->payload_desc != NULL)
@@ -84,15 +99,34 @@ geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y)
  */
 void
 geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind, double x, double y,
-					   double dist, IndexTuple payload)
+					   double dist, IndexTuple payload, bool recheck)
 {
 	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
 	scan->xs_heaptid = *tid;
 	if (scan->xs_want_itup)
 		form_index_tuple(scan, so, kind, x, y, payload);
-	scan->xs_recheck = false;
+	scan->xs_recheck = recheck;
 	if (scan->numberOfOrderBys == 0)
 		return;
+	if (kind == GEOIDX_KIND_SHAPE)
+	{
+		/*
+		 * Lower bounds, for the executor to replace by the distances it
+		 * computes: dist for the primary key, -Infinity for the later ones
+		 * (anything is at least that), NULL before the primary as for every row.
+		 */
+		scan->xs_recheckorderby = true;
+		for (int k = 0; k < scan->numberOfOrderBys; k++)
+		{
+			bool null = so->primary < 0 || k < so->primary;
+			scan->xs_orderbynulls[k] = null;
+			scan->xs_orderbyvals[k] =
+				Float8GetDatum(null               ? 0.0
+							   : k == so->primary ? dist
+												  : -std::numeric_limits<double>::infinity());
+		}
+		return;
+	}
 	/* exact: the keys before the primary are NULL, the primary is dist, the rest computed */
 	scan->xs_recheckorderby = false;
 	if (so->primary >= 0 && kind == GEOIDX_KIND_POINT)

@@ -120,6 +120,11 @@ index_condition(SupportRequestIndexCondition *req)
 	else
 		return NIL;
 
+	/* a constant shape: the disc of a point cannot hold it, the candidate disc can */
+	if (IsA(other, Const) && !((Const *) other)->constisnull &&
+		geoidx_datum_is_shape(((Const *) other)->constvalue))
+		return geoidx_shape_index_condition(req, column, other, metres);
+
 	Oid op, fn, fn_type;
 	if (OidIsValid(within_op) && OidIsValid(circle_fn) && op_in_opfamily(within_op, req->opfamily))
 	{

@@ -69,6 +69,7 @@ struct VerifyState
 	int64 heap_checked;
 	const char *what;
 	TupleDesc payload_desc;
+	uint32 format; /* the metapage's */
 };
 static_assert(std::is_trivially_destructible_v<VerifyState>,
 			  "lives in palloc'd memory or on the stack across ereport: no destructor");
@@ -215,13 +216,27 @@ walk_tree(VerifyState *vs)
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 			for (int i = 0; i < count; i++)
 			{
-				if (!std::isfinite(e[i].x) || !std::isfinite(e[i].y))
+				if (!GeoidxEntryIsShape(&e[i]) &&
+					(!std::isfinite(e[i].x) || !std::isfinite(e[i].y)))
 					fail(index, psprintf("entry %d has a coordinate that is not finite", i), p.blk);
 				if (!ItemPointerIsValid(&e[i].tid))
 					fail(index, psprintf("entry %d has an invalid heap TID", i), p.blk);
-				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_EMPTY)
+				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_SHAPE)
 					fail(index, psprintf("entry %d has unknown flags 0x%04x", i, e[i].flags),
 						 p.blk);
+				if (GeoidxEntryIsShape(&e[i]))
+				{
+					if (vs->format == GEOIDX_FORMAT_POINTS_ONLY)
+						fail(index,
+							 psprintf("entry %d is a shape in an index of the points-only format",
+									  i),
+							 p.blk);
+					geoidx::Box3 sb = GeoidxEntryShapeBox(&e[i]);
+					for (int a = 0; a < 3; a++)
+						if (!(sb.lo[a] <= sb.hi[a]))
+							fail(index, psprintf("entry %d is a shape with an inverted box", i),
+								 p.blk);
+				}
 				IndexTuple payload = NULL;
 				if ((GeoidxEntryPayloadOffset(&e[i]) != 0) != (vs->payload_desc != NULL))
 					fail(index,
@@ -234,15 +249,14 @@ walk_tree(VerifyState *vs)
 					payload = (IndexTuple) palloc(IndexTupleSize(t));
 					memcpy(payload, t, IndexTupleSize(t));
 				}
-				if (GeoidxEntryIsPoint(&e[i]))
+				geoidx::Box3 eb;
+				if (geoidx_entry_box(&e[i], &eb))
 				{
-					geoidx::LonLat ll = geoidx_entry_lonlat(e[i].x, e[i].y);
-					geoidx::Vec3 v = geoidx::unit_vector(geoidx::geographic_point(ll));
-					if (!geoidx::box_contains(box, v))
+					if (!geoidx::box_contains(box, eb))
 						fail(index, psprintf("the page's box does not cover entry %d", i), p.blk);
 					geoidx::Box3 chunk =
 						geoidx_chunk_box(&GeoidxChunkBoxes(page)[i / GEOIDX_CHUNK]);
-					if (!geoidx::box_contains(chunk, v))
+					if (!geoidx::box_contains(chunk, eb))
 						fail(index,
 							 psprintf("the box of chunk %d does not cover entry %d",
 									  i / GEOIDX_CHUNK, i),
@@ -304,16 +318,14 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 			  void *state_)
 {
 	VerifyState *vs = (VerifyState *) state_;
-	GeoidxPoint p = {true, 0.0, 0.0};
-	int kind = GEOIDX_KIND_NULL;
+	GeoidxPoint p;
 	if (!isnull[0])
-	{
 		geoidx_decode_indexed(index, values[0], vs->what, &p);
-		kind = p.empty ? GEOIDX_KIND_EMPTY : GEOIDX_KIND_POINT;
-	}
-	if (p.empty)
-		p.x = p.y = 0.0;
-	static const char *const kind_names[] = {"a point", "NULL", "EMPTY"};
+	GeoidxLeafEntry want;
+	geoidx::Box3 want_box;
+	geoidx_entry_set_value(&want, isnull[0] ? NULL : &p, &want_box);
+	int kind = GeoidxEntryKind(&want);
+	static const char *const kind_names[] = {"a point", "NULL", "EMPTY", "a shape"};
 	IndexedTid key;
 	key.tid = *tid;
 	IndexedTid *hit =
@@ -335,10 +347,16 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 	if (hit->kind != kind)
 		geoidx_corrupted(index, hit->blk, "heap tuple (%u,%u) is indexed as %s but is %s", hb, ho,
 						 kind_names[hit->kind], kind_names[kind]);
-	if (hit->x != p.x || hit->y != p.y)
+	/* bits, not numbers: a shape's packed box may read as a NaN */
+	if (kind == GEOIDX_KIND_SHAPE && (memcmp(&hit->x, &want.x, sizeof(double)) != 0 ||
+									  memcmp(&hit->y, &want.y, sizeof(double)) != 0))
+		geoidx_corrupted(index, hit->blk,
+						 "heap tuple (%u,%u) is a shape whose box is not the one its entry holds",
+						 hb, ho);
+	if (kind != GEOIDX_KIND_SHAPE && (hit->x != want.x || hit->y != want.y))
 		geoidx_corrupted(index, hit->blk,
 						 "heap tuple (%u,%u) is indexed at (%.17g %.17g) but holds (%.17g %.17g)",
-						 hb, ho, hit->x, hit->y, p.x, p.y);
+						 hb, ho, hit->x, hit->y, want.x, want.y);
 	if (vs->payload_desc != NULL)
 	{
 		IndexTuple want = geoidx_form_payload(index, values, isnull);
@@ -368,10 +386,11 @@ geoidx_verify(PG_FUNCTION_ARGS)
 		ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						errmsg("index \"%s\" is not valid (a failed CREATE INDEX CONCURRENTLY?)",
 							   RelationGetRelationName(index))));
-	geoidx_check_metapage(index);
+	uint32 format = geoidx_check_metapage(index);
 
 	VerifyState vs;
 	vs.index = index;
+	vs.format = format;
 	vs.captids = 1024;
 	vs.ntids = 0;
 	vs.heap_checked = 0;

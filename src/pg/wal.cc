@@ -80,21 +80,21 @@ geoidx_page_lsn(Relation index, Buffer buf)
 /* Log an insert's append of one entry to a leaf (the leaf: one buffer). */
 void
 geoidx_log_leaf_append(Relation index, Buffer leaf, const GeoidxLeafEntry *entry,
-					   const char *payload, Size payload_size, const geoidx::Vec3 *v)
+					   const char *payload, Size payload_size, const geoidx::Box3 *box)
 {
 	GenericXLogState *st = GenericXLogStart(index);
 	Page p = GenericXLogRegisterBuffer(st, leaf, 0);
-	geoidx_leaf_append(p, entry, payload, payload_size, v);
+	geoidx_leaf_append(p, entry, payload, payload_size, box);
 	geoidx_finish(index, st, &leaf, 1, GEOIDX_FAULT_LEAF_APPEND);
 }
 
-/* Log the enlargement of downlink i of an internal page (and its page box) to cover v. */
+/* Log the enlargement of downlink i of an internal page (and its page box) to cover box b. */
 void
-geoidx_log_entry_enlarge(Relation index, Buffer buf, int i, const geoidx::Vec3 &v)
+geoidx_log_entry_enlarge(Relation index, Buffer buf, int i, const geoidx::Box3 &b)
 {
 	GenericXLogState *st = GenericXLogStart(index);
 	Page p = GenericXLogRegisterBuffer(st, buf, 0);
-	geoidx_internal_enlarge(p, i, v);
+	geoidx_internal_enlarge(p, i, b);
 	geoidx_finish(index, st, &buf, 1, GEOIDX_FAULT_ENTRY_ENLARGE);
 }
 

@@ -31,6 +31,11 @@ CREATE UNLOGGED TABLE unlogged (id int PRIMARY KEY, pos geometry(Point, 4326));
 INSERT INTO unlogged SELECT id, pos FROM pts WHERE id % 2 = 0;
 CREATE INDEX unlogged_pos ON unlogged USING geoidx (pos);
 
+-- a bare geometry column: 0.1 indexed its points; 0.2 must refuse a shape in that index
+CREATE TABLE bare (id int PRIMARY KEY, g geometry);
+INSERT INTO bare SELECT id, pos FROM pts WHERE id % 10 = 0;
+CREATE INDEX bare_g ON bare USING geoidx (g);
+
 -- what the old library wrote, before the new one ever touches it
 WITH geoidx_indexes AS MATERIALIZED (
 	SELECT c.oid FROM pg_class c JOIN pg_am a ON a.oid = c.relam

@@ -1,0 +1,108 @@
+-- Shapes in a geoidx index: every answer compared with PostGIS geography's,
+-- the plans that use the index, maintenance (inserts that split, VACUUM,
+-- geoidx_verify), and the errors PostGIS's cast would raise.
+SET client_min_messages = warning;
+CREATE TABLE zones (id int PRIMARY KEY, shape geometry);
+-- 2,500 squares of ~2 km on a grid, and other kinds
+INSERT INTO zones SELECT i, ST_Buffer(ST_SetSRID(ST_MakePoint((i % 50) * 0.03 - 74, (i / 50) * 0.03 + 40), 4326), 0.01, 1)
+	FROM generate_series(0, 2499) i;
+INSERT INTO zones VALUES
+	(10001, NULL), (10002, 'SRID=4326;POLYGON EMPTY'), (10003, 'SRID=4326;POINT(-73.5 40.5)'),
+	(10004, 'SRID=4326;LINESTRING(-74 40, -72.6 41.4)'), (10005, 'SRID=4326;MULTIPOINT((-73.2 40.2), (-73.1 40.1))'),
+	(10006, 'SRID=4326;GEOMETRYCOLLECTION(POINT(-73.3 40.3), LINESTRING(-73.3 40.3, -73.31 40.31))'),
+	(10007, 'POLYGON((-73.6 40.6, -73.5 40.6, -73.5 40.7, -73.6 40.6))'),            -- SRID 0
+	(10008, 'SRID=4326;POLYGON((179.9 10, 180.2 10, 180.2 10.2, 179.9 10.2, 179.9 10))'), -- beyond 180
+	(10009, 'SRID=4326;POLYGON((0 80, 90 80, 180 80, -90 80, 0 80))');              -- around the pole
+CREATE INDEX zones_shape ON zones USING geoidx (shape);
+-- PostGIS's own index, for the reference answers (PostGIS's whatever the plan)
+CREATE INDEX zones_gist ON zones USING gist ((shape::geography));
+SELECT geoidx_verify('zones_shape');
+SELECT entries FROM geoidx_stats('zones_shape');
+
+CREATE TABLE probes (p int PRIMARY KEY, pt geometry);
+INSERT INTO probes SELECT i, ST_SetSRID(ST_MakePoint(-74.02 + (i % 20) * 0.08 + 0.0013 * (i % 7), 39.98 + (i / 20) * 0.08), 4326)
+	FROM generate_series(0, 399) i;
+INSERT INTO probes VALUES (5000, 'SRID=4326;POINT(180.05 10.1)'), (5001, 'SRID=4326;POINT(-179.95 10.1)'),
+	(5002, 'SRID=4326;POINT(45 89)'), (5003, 'SRID=4326;POINT(-73.5 40.5)'), (5004, 'SRID=4326;POINT(-73.55 40.65)');
+
+-- an order-independent fingerprint of what each probe finds
+CREATE FUNCTION fp(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE r text; BEGIN EXECUTE format('SELECT count(*) || '':'' || coalesce(sum(hashint8(p::bigint * 100003 + id)), 0) FROM (%s) s', q) INTO r; RETURN r; END $$;
+
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE geoidx_covers(shape, 'SRID=4326;POINT(-73.9 40.1)');
+EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE geoidx_dwithin(shape, 'SRID=4326;POINT(-73.9 40.1)', 500);
+EXPLAIN (COSTS OFF) SELECT id FROM zones ORDER BY shape <~> 'SRID=4326;POINT(-73.9 40.1)' LIMIT 3;
+
+-- each predicate, index scan and bitmap scan against PostGIS (through its GiST index)
+CREATE TABLE answers (form text, mode text, got text);
+DO $$
+DECLARE
+	forms text[][] := ARRAY[
+		['geoidx_covers(z.shape, q.pt)', 'ST_Covers(z.shape::geography, q.pt::geography)'],
+		['geoidx_coveredby(q.pt, z.shape)', 'ST_CoveredBy(q.pt::geography, z.shape::geography)'],
+		['geoidx_intersects(z.shape, q.pt)', 'ST_Intersects(z.shape::geography, q.pt::geography)'],
+		['geoidx_intersects(q.pt, z.shape)', 'ST_Intersects(q.pt::geography, z.shape::geography)'],
+		['geoidx_dwithin(z.shape, q.pt, 0)', 'ST_DWithin(z.shape::geography, q.pt::geography, 0)'],
+		['geoidx_dwithin(z.shape, q.pt, 300)', 'ST_DWithin(z.shape::geography, q.pt::geography, 300)'],
+		['geoidx_dwithin(q.pt, z.shape, 2500, false)', 'ST_DWithin(q.pt::geography, z.shape::geography, 2500, false)'],
+		['z.shape <~> q.pt < 1200', 'ST_DWithin(z.shape::geography, q.pt::geography, 1300) AND ST_Distance(z.shape::geography, q.pt::geography) < 1200'],
+		['NOT geoidx_dwithin(z.shape, q.pt, 2000) AND geoidx_dwithin(z.shape, q.pt, 3000)',
+		 'NOT ST_DWithin(z.shape::geography, q.pt::geography, 2000) AND ST_DWithin(z.shape::geography, q.pt::geography, 3000)']];
+	want text; got text; m text;
+BEGIN
+	FOR i IN 1 .. array_length(forms, 1) LOOP
+		SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = on;
+		want := fp(format('SELECT q.p, z.id FROM probes q JOIN zones z ON %s', forms[i][2]));
+		FOREACH m IN ARRAY ARRAY['index', 'bitmap'] LOOP
+			SET LOCAL enable_seqscan = off;
+			IF m = 'index' THEN SET LOCAL enable_indexscan = on; SET LOCAL enable_bitmapscan = off;
+			ELSE SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = on; END IF;
+			got := fp(format('SELECT q.p, z.id FROM probes q CROSS JOIN LATERAL (SELECT id FROM zones z WHERE %s) z', forms[i][1]));
+			INSERT INTO answers VALUES (forms[i][1], m, CASE WHEN got = want THEN 'same (' || split_part(want, ':', 1) || ' pairs)' ELSE got || ' <> ' || want END);
+		END LOOP;
+	END LOOP;
+END $$;
+SELECT * FROM answers;
+
+-- three nearest zones, distances as PostGIS's
+SELECT bool_and(g = w) AS knn_same, count(*) FROM (
+	SELECT q.p,
+		(SELECT array_agg(d ORDER BY n) FROM (SELECT row_number() OVER () n, d FROM (SELECT z.shape <~> q.pt d FROM zones z ORDER BY z.shape <~> q.pt LIMIT 3) a) b) g,
+		(SELECT array_agg(d ORDER BY d) FROM (SELECT ST_Distance(z.shape::geography, q.pt::geography) d FROM zones z WHERE z.shape IS NOT NULL ORDER BY 1 LIMIT 3) a) w
+	FROM probes q WHERE q.p % 29 = 0 OR q.p >= 5000) s;
+
+-- maintenance: inserts split leaves, deletes and VACUUM, answers stay PostGIS's
+INSERT INTO zones SELECT 20000 + i, ST_Buffer(ST_SetSRID(ST_MakePoint((i % 50) * 0.03 - 73.985, (i / 50) * 0.03 + 40.015), 4326), 0.012, 2)
+	FROM generate_series(0, 2499) i;
+DELETE FROM zones WHERE id % 3 = 0;
+VACUUM zones;
+SELECT geoidx_verify('zones_shape');
+SET enable_indexscan = off;
+SELECT fp('SELECT q.p, z.id FROM probes q JOIN zones z ON ST_Covers(z.shape::geography, q.pt::geography)') AS postgis_after_writes \gset
+RESET enable_indexscan;
+SELECT fp('SELECT q.p, z.id FROM probes q CROSS JOIN LATERAL (SELECT id FROM zones z WHERE geoidx_covers(z.shape, q.pt)) z')
+	= :'postgis_after_writes' AS covers_after_writes;
+
+-- the reverse: points covered by a zone, the zone a constant or a parameter
+CREATE TABLE pts AS SELECT p AS id, pt FROM probes;
+CREATE INDEX pts_pt ON pts USING geoidx (pt);
+EXPLAIN (COSTS OFF) SELECT id FROM pts WHERE geoidx_coveredby(pt, 'SRID=4326;POLYGON((-74 40, -73.5 40, -73.5 40.5, -74 40))');
+PREPARE inzone(geometry) AS SELECT count(*) FROM pts WHERE geoidx_coveredby(pt, $1);
+SELECT count(*) AS executions, bool_and(c = w) AS inzone_same FROM (
+	SELECT (SELECT c FROM (SELECT 1) x, LATERAL (SELECT count(*) c FROM pts WHERE geoidx_coveredby(pt, z.shape)) y) c,
+		(SELECT count(*) FROM pts WHERE ST_CoveredBy(pt::geography, z.shape::geography)) w
+	FROM zones z WHERE z.id % 397 = 1) s;
+EXECUTE inzone('SRID=4326;POLYGON((-74 40, -73.5 40, -73.5 40.5, -74 40))');
+SELECT count(*) FROM pts WHERE ST_CoveredBy(pt::geography, 'SRID=4326;POLYGON((-74 40, -73.5 40, -73.5 40.5, -74 40))'::geography);
+
+-- errors: what the geography cast refuses, geoidx refuses (the index unchanged)
+INSERT INTO zones VALUES (30001, 'SRID=4326;CIRCULARSTRING(0 0, 1 1, 2 0)');
+INSERT INTO zones VALUES (30002, 'SRID=3857;POLYGON((0 0, 1 0, 1 1, 0 0))');
+SELECT geoidx_covers('SRID=4326;POLYGON((0 0, 1 0, 1 1, 0 0))'::geometry, 'SRID=3857;POINT(0.5 0.2)'::geometry);
+SELECT geoidx_intersects('SRID=4326;LINESTRING(0 0, 1 1)', ST_SetSRID(ST_MakePoint('NaN', 0), 4326));
+SELECT 'CIRCLE(1 2, 5, sphere, candidate)'::geoidx_circle, geoidx_candidate_circle('SRID=4326;POINT EMPTY'::geometry, 1) IS NULL AS empty_null;
+SELECT geoidx_verify('zones_shape');
+RESET enable_seqscan;
+DROP TABLE zones, probes, pts, answers;
+DROP FUNCTION fp(text);

@@ -1,0 +1,171 @@
+/*
+ * The per-backend cache of prepared polygons (src/core/covers_shape.h) behind
+ * geoidx_covers and geoidx_coveredby of a polygon and a point.
+ *
+ * PostGIS keeps its prepared form of an argument in fn_extra, for as long as
+ * the same argument comes back call after call: "which zone holds this point"
+ * changes the zone on every row, so PostGIS re-reads and re-prepares every
+ * candidate zone on every query. Here a zone is prepared once per backend and
+ * found again by its identity, without reading it:
+ *
+ *   - a value stored out of line (TOAST, where a zone of a few hundred
+ *     vertices lives) by its TOAST pointer: the TOAST table, the value's OID in
+ *     it and its sizes. An UPDATE writes a new value with a new OID; an OID is
+ *     reused only after its value was deleted and vacuumed and the OID counter
+ *     went round (2^32 OIDs later).
+ *   - any other value by its bytes: a hash, then a comparison with a copy.
+ *
+ * The cache is bounded (kBudget bytes); when a new shape does not fit it is
+ * emptied and starts again, which keeps it simple and its size certain. A
+ * value that has no prepared form (not a Polygon or MultiPolygon) is cached
+ * as such, so that it is not walked again either.
+ */
+#include "covers_shape.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "access/detoast.h"
+#include "common/hashfn.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+}
+
+namespace
+{
+
+constexpr Size kBudget = 64 * 1024 * 1024;
+
+struct CacheKey
+{
+	uint32 kind;  /* 1: a TOAST pointer, 2: the bytes */
+	Oid rel;      /* kind 1: the TOAST table */
+	Oid value;    /* kind 1: the value's OID in it */
+	uint32 size;  /* kind 1: its raw size; kind 2: the length of the bytes */
+	uint32 extra; /* kind 1: its stored size; kind 2: the hash of the bytes */
+};
+
+struct CacheEntry
+{
+	CacheKey key; /* first: dynahash's key */
+	bool polygonal;
+	geoidx::CoverShape shape;
+	const char *bytes; /* kind 2: a copy of the value, to tell hash collisions apart */
+};
+
+static_assert(std::is_trivially_destructible_v<CacheEntry>, "dynahash frees, never destroys");
+
+MemoryContext cache_cxt = NULL;
+HTAB *cache = NULL;
+Size cache_bytes = 0;
+
+void
+reset_cache()
+{
+	if (cache_cxt == NULL)
+		cache_cxt = AllocSetContextCreate(TopMemoryContext, "geoidx prepared polygons",
+										  ALLOCSET_DEFAULT_SIZES);
+	else
+		MemoryContextReset(cache_cxt);
+	HASHCTL ctl;
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(CacheKey);
+	ctl.entrysize = sizeof(CacheEntry);
+	ctl.hcxt = cache_cxt;
+	cache =
+		hash_create("geoidx prepared polygons", 1024, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	cache_bytes = 0;
+}
+
+/* The cache key of a value, and for a value in line its bytes (*bytes, *len). */
+CacheKey
+key_of(struct varlena *v, const char **bytes, Size *len)
+{
+	CacheKey k;
+	memset(&k, 0, sizeof(k));
+	*bytes = NULL;
+	*len = 0;
+	if (VARATT_IS_EXTERNAL_ONDISK(v))
+	{
+		varatt_external ext;
+		VARATT_EXTERNAL_GET_POINTER(ext, v);
+		k.kind = 1;
+		k.rel = ext.va_toastrelid;
+		k.value = ext.va_valueid;
+		k.size = (uint32) ext.va_rawsize;
+		k.extra = ext.va_extinfo;
+		return k;
+	}
+	*bytes = (const char *) v;
+	*len = VARATT_IS_EXTERNAL(v) ? VARSIZE_EXTERNAL(v) : VARSIZE_ANY(v);
+	k.kind = 2;
+	k.size = (uint32) *len;
+	k.extra = hash_bytes((const unsigned char *) *bytes, (int) *len);
+	return k;
+}
+
+/* Prepare a value into entry e, in the cache's memory (the caller has checked the value). */
+void
+prepare(CacheEntry *e, struct varlena *stored)
+{
+	struct varlena *v = pg_detoast_datum(stored);
+	const uint8 *data = (const uint8 *) VARDATA_ANY(v);
+	Size len = VARSIZE_ANY_EXHDR(v);
+	geoidx::SerializedHeader h;
+	geoidx::WalkError err;
+	geoidx::CoverCounts counts;
+	e->polygonal = false;
+	if (!geoidx::read_serialized_header(data, len, &h, &err) ||
+		!geoidx::count_cover_shape(data, h, &counts, &err) || !counts.polygonal)
+		return;
+	Size need = geoidx::cover_shape_bytes(counts);
+	void *mem = MemoryContextAllocHuge(cache_cxt, need);
+	cache_bytes += need;
+	if (!geoidx::build_cover_shape(data, h, counts, mem, &e->shape, &err))
+		return;
+	e->polygonal = true;
+}
+
+} // namespace
+
+/*
+ * The prepared form of a polygonal geometry or geography, from the cache or
+ * made now; NULL for any other kind. A value is checked (geoidx_decode_any's
+ * errors, named by what) when it is first prepared: the same value found again
+ * needs no second look.
+ */
+const geoidx::CoverShape *
+geoidx_cover_shape(Datum value, const char *what)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+	if (cache == NULL)
+		reset_cache();
+	const char *bytes;
+	Size len;
+	CacheKey key = key_of(v, &bytes, &len);
+	bool found;
+	CacheEntry *e = (CacheEntry *) hash_search(cache, &key, HASH_FIND, &found);
+	if (found && (key.kind == 1 || memcmp(e->bytes, bytes, len) == 0))
+		return e->polygonal ? &e->shape : NULL;
+	if (found)
+		return NULL; /* a hash collision with another value: no cache, PostGIS answers */
+
+	GeoidxPoint checked;
+	geoidx_decode_any(value, what, &checked);
+	if (cache_bytes > kBudget)
+		reset_cache();
+	e = (CacheEntry *) hash_search(cache, &key, HASH_ENTER, &found);
+	e->polygonal = false;
+	e->bytes = NULL;
+	if (key.kind == 2)
+	{
+		char *copy = (char *) MemoryContextAlloc(cache_cxt, len);
+		memcpy(copy, bytes, len);
+		e->bytes = copy;
+		cache_bytes += len;
+	}
+	cache_bytes += sizeof(CacheEntry);
+	prepare(e, v);
+	return e->polygonal ? &e->shape : NULL;
+}

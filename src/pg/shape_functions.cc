@@ -1,0 +1,231 @@
+/*
+ * The shape predicates: geoidx_covers, geoidx_coveredby, geoidx_intersects
+ * (geometry or geography on either side, any kind the geography type has),
+ * the candidate disc that makes them index conditions, and their planner
+ * support.
+ *
+ * Each predicate is PostGIS geography's own answer (postgis_calls.cc):
+ * ST_Covers(a::geography, b::geography) and so on, errors included. The
+ * index narrows the rows it is asked about: a predicate on an indexed column
+ * with the other argument constant for the scan becomes
+ *
+ *   col <@ geoidx_candidate_circle(other, 0)
+ *
+ * a disc on the sphere that holds the other argument's box (plus a metre), and
+ * is lossy: the call stays as the filter. Whatever covers, is covered by or
+ * intersects the other argument has a point in that disc, and its box (which
+ * holds the shape, interior included) reaches into it, so the index drops only
+ * rows the predicate is false for. geoidx_dwithin with a constant shape for
+ * the other argument gets the same condition with its radius added.
+ */
+#include <cmath>
+
+#include "covers_shape.h"
+#include "geodesy.h"
+#include "region.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/optimizer.h"
+#include "utils/lsyscache.h"
+}
+
+namespace
+{
+
+/* PostGIS's sphere radius (WGS84's mean radius), in metres. */
+constexpr double kSphereMetres = 6371008.771415059;
+
+/*
+ * ST_Covers(polygon, point) where the prepared polygon decides it (1 or 0),
+ * -1 where it does not (another kind, or a point too near an edge): then
+ * PostGIS answers. Every argument is checked as PostGIS's path checks it.
+ */
+int
+prepared_covers(Datum poly, const char *what_poly, Datum pt, const char *what_pt)
+{
+	if (!geoidx_datum_is_shape(poly) || geoidx_datum_is_shape(pt))
+		return -1;
+	GeoidxPoint p;
+	geoidx::LonLat ll;
+	if (!geoidx_read_point(pt, what_pt, &p, &ll))
+		return -1;
+	const geoidx::CoverShape *shape = geoidx_cover_shape(poly, what_poly);
+	if (shape == NULL)
+		return -1;
+	switch (geoidx::cover_shape_covers(*shape, geoidx::covers_vector(p.x, p.y)))
+	{
+		case geoidx::Cover::inside:
+			return 1;
+		case geoidx::Cover::outside:
+			return 0;
+		default:
+			return -1;
+	}
+}
+
+/* The predicate's answer from PostGIS, for arguments 0 and 1. */
+Datum
+predicate(FunctionCallInfo fcinfo, int fn, const char *what_a, const char *what_b)
+{
+	Datum r;
+	geoidx_postgis_call(fn, PG_GETARG_DATUM(0), what_a, PG_GETARG_DATUM(1), what_b, 0.0, true, &r);
+	return r;
+}
+
+/*
+ * The angle (radians) of a cap around the unit vector c that holds every unit
+ * vector of box b: the farthest point of a box from c is one of its corners,
+ * and a chord of length k subtends 2 asin(k / 2).
+ */
+double
+cap_angle(const geoidx::Box3 &b, const geoidx::Vec3 &c)
+{
+	double far2 = 0.0;
+	for (int corner = 0; corner < 8; corner++)
+	{
+		double x = (corner & 1) ? b.hi[0] : b.lo[0];
+		double y = (corner & 2) ? b.hi[1] : b.lo[1];
+		double z = (corner & 4) ? b.hi[2] : b.lo[2];
+		double d2 = (x - c.x) * (x - c.x) + (y - c.y) * (y - c.y) + (z - c.z) * (z - c.z);
+		far2 = std::max(far2, d2);
+	}
+	double chord = std::sqrt(far2);
+	return chord >= 2.0 ? M_PI : 2.0 * std::asin(chord / 2.0);
+}
+
+} // namespace
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_covers);
+	PG_FUNCTION_INFO_V1(geoidx_coveredby);
+	PG_FUNCTION_INFO_V1(geoidx_intersects);
+	PG_FUNCTION_INFO_V1(geoidx_candidate_circle);
+	PG_FUNCTION_INFO_V1(geoidx_shape_support);
+}
+
+/* geoidx_covers(a, b) = ST_Covers(a::geography, b::geography). */
+extern "C" Datum
+geoidx_covers(PG_FUNCTION_ARGS)
+{
+	int fast = prepared_covers(PG_GETARG_DATUM(0), "argument 1 of geoidx_covers",
+							   PG_GETARG_DATUM(1), "argument 2 of geoidx_covers");
+	if (fast >= 0)
+		PG_RETURN_BOOL(fast == 1);
+	return predicate(fcinfo, GEOIDX_PG_COVERS, "argument 1 of geoidx_covers",
+					 "argument 2 of geoidx_covers");
+}
+
+/* geoidx_coveredby(a, b) = ST_CoveredBy(a::geography, b::geography). */
+extern "C" Datum
+geoidx_coveredby(PG_FUNCTION_ARGS)
+{
+	int fast = prepared_covers(PG_GETARG_DATUM(1), "argument 2 of geoidx_coveredby",
+							   PG_GETARG_DATUM(0), "argument 1 of geoidx_coveredby");
+	if (fast >= 0)
+		PG_RETURN_BOOL(fast == 1);
+	return predicate(fcinfo, GEOIDX_PG_COVEREDBY, "argument 1 of geoidx_coveredby",
+					 "argument 2 of geoidx_coveredby");
+}
+
+/* geoidx_intersects(a, b) = ST_Intersects(a::geography, b::geography). */
+extern "C" Datum
+geoidx_intersects(PG_FUNCTION_ARGS)
+{
+	return predicate(fcinfo, GEOIDX_PG_INTERSECTS, "argument 1 of geoidx_intersects",
+					 "argument 2 of geoidx_intersects");
+}
+
+/*
+ * geoidx_candidate_circle(g, metres): a candidate disc (GEOIDX_CIRCLE_CANDIDATE,
+ * on the sphere) holding every point within metres of g, for the spheroid or
+ * the sphere: the cap of g's box, plus metres and 1 % (the sphere's distances
+ * are within 0.5 % of the spheroid's), plus a metre. NULL for an EMPTY g.
+ */
+extern "C" Datum
+geoidx_candidate_circle(PG_FUNCTION_ARGS)
+{
+	static const char *const what = "argument 1 of geoidx_candidate_circle";
+	double metres = PG_GETARG_FLOAT8(1);
+	geoidx_check_radius(metres);
+	GeoidxPoint p;
+	geoidx_decode_any(PG_GETARG_DATUM(0), what, &p);
+	if (p.empty)
+		PG_RETURN_NULL();
+	GeoidxCircle *c = (GeoidxCircle *) palloc0(sizeof(GeoidxCircle));
+	double angle = 0.0;
+	geoidx::LonLat ll;
+	if (p.shape)
+	{
+		/* p.x, p.y: the direction of the box's centre (gserialized.cc) */
+		ll = geoidx::LonLat{p.x, p.y};
+		geoidx::Vec3 centre = geoidx::unit_vector(geoidx::geographic_point(ll));
+		angle = cap_angle(p.box, centre);
+	}
+	else
+		geoidx_point_unit(&p, what, &ll, NULL);
+	c->lon = ll.lon;
+	c->lat = ll.lat;
+	c->radius = angle >= M_PI - 1e-9 ? std::numeric_limits<double>::infinity()
+									 : angle * kSphereMetres * (1.0 + 1e-9) + 1.01 * metres + 1.0;
+	c->use_spheroid = 0;
+	c->mode = (int16) geoidx::RegionMode::within;
+	c->flags = GEOIDX_CIRCLE_CANDIDATE;
+	PG_RETURN_POINTER(c);
+}
+
+/*
+ * The index condition of a shape predicate, or of geoidx_dwithin with a
+ * constant shape: col <@ geoidx_candidate_circle(other, metres), lossy.
+ */
+List *
+geoidx_shape_index_condition(SupportRequestIndexCondition *req, Node *column, Node *other,
+							 Node *metres)
+{
+	const GeoidxCatalog &o = geoidx_catalog();
+	Oid type = exprType(column);
+	int g;
+	if (type == o.geometry_type)
+		g = 0;
+	else if (OidIsValid(o.geography_type) && type == o.geography_type)
+		g = 1;
+	else
+		return NIL;
+	if (exprType(other) != type || !OidIsValid(o.within_op[g]) || !OidIsValid(o.candidate_fn[g]) ||
+		!op_in_opfamily(o.within_op[g], req->opfamily))
+		return NIL;
+	FuncExpr *rhs = makeFuncExpr(o.candidate_fn[g], o.circle_type, list_make2(other, metres),
+								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	if (!is_pseudo_constant_for_index(req->root, (Node *) rhs, req->index))
+		return NIL;
+	req->lossy = true;
+	return list_make1(make_opclause(o.within_op[g], BOOLOID, false, (Expr *) column, (Expr *) rhs,
+									InvalidOid, InvalidOid));
+}
+
+/* Answer the planner's index condition requests for geoidx_covers, _coveredby, _intersects. */
+extern "C" Datum
+geoidx_shape_support(PG_FUNCTION_ARGS)
+{
+	Node *rawreq = (Node *) PG_GETARG_POINTER(0);
+	if (!IsA(rawreq, SupportRequestIndexCondition))
+		PG_RETURN_POINTER(NULL);
+	SupportRequestIndexCondition *req = (SupportRequestIndexCondition *) rawreq;
+	if (!is_funcclause(req->node) || req->indexarg < 0 || req->indexarg > 1)
+		PG_RETURN_POINTER(NULL);
+	FuncExpr *clause = (FuncExpr *) req->node;
+	if (list_length(clause->args) != 2)
+		PG_RETURN_POINTER(NULL);
+	Node *column = (Node *) list_nth(clause->args, req->indexarg);
+	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
+	Node *zero = (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8), Float8GetDatum(0.0),
+									false, FLOAT8PASSBYVAL);
+	PG_RETURN_POINTER(geoidx_shape_index_condition(req, column, other, zero));
+}
