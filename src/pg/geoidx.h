@@ -317,6 +317,13 @@ typedef struct GeoidxScanOpaqueData
 	geoidx::LonLat order_centre;  /* the primary's point */
 	geoidx::RawPoint order_raw;   /* ... as its argument holds it (distance_memo.cc) */
 	bool tie_keys;                /* some key after the primary is key_ok */
+	/*
+	 * Some ORDER BY argument is a shape: every row goes to the executor with
+	 * lower bounds (xs_recheckorderby), the primary's distance to the centre
+	 * of the shape's box less order_slack metres.
+	 */
+	bool order_recheck;
+	double order_slack;
 	geoidx::KnnSearch knn;
 	geoidx::SearchItem *run;
 	int nrun;
@@ -506,6 +513,7 @@ extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
 
 /* shape_functions.cc: the shape predicates' index condition (also geoidx_dwithin's for shapes) */
 struct SupportRequestIndexCondition;
+extern double geoidx_shape_reach_metres(const GeoidxPoint *shape);
 extern List *geoidx_shape_index_condition(struct SupportRequestIndexCondition *req, Node *column,
 										  Node *other, Node *metres);
 

@@ -58,6 +58,8 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 	so->ordered = false;
 	so->primary = -1;
 	so->tie_keys = false;
+	so->order_recheck = false;
+	so->order_slack = 0.0;
 	so->key_ok = (bool *) palloc0(sizeof(bool) * norder);
 	so->key_center = (geoidx::GeoPoint *) palloc0(sizeof(geoidx::GeoPoint) * norder);
 	for (int k = 0; k < scan->numberOfOrderBys; k++)
@@ -68,11 +70,25 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 		if (key->sk_flags & SK_ISNULL)
 			continue;
 		GeoidxPoint p;
-		geoidx_decode_point(key->sk_argument, "the point to order by distance to", &p);
+		geoidx_decode_any(key->sk_argument, "the geometry to order by distance to", &p);
 		if (p.empty)
 			continue;
 		geoidx::LonLat ll;
-		geoidx_point_unit(&p, "the point to order by distance to", &ll, NULL);
+		double slack = 0.0;
+		if (p.shape)
+		{
+			/*
+			 * A shape: the search runs around the centre of its box, and a row's
+			 * distance to the shape is at least its distance to that centre less
+			 * the reach of the box from it (the triangle inequality), which is
+			 * the lower bound the executor gets, to compute and reorder.
+			 */
+			ll = geoidx::LonLat{p.x, p.y};
+			slack = geoidx_shape_reach_metres(&p);
+			so->order_recheck = true;
+		}
+		else
+			geoidx_point_unit(&p, "the geometry to order by distance to", &ll, NULL);
 		so->key_ok[k] = true;
 		so->key_center[k] = geoidx::geographic_point(ll);
 		if (so->primary < 0)
@@ -80,6 +96,7 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 			so->primary = k;
 			so->order_centre = ll;
 			so->order_raw = geoidx::RawPoint{p.x, p.y};
+			so->order_slack = slack;
 			so->ordered = true;
 		}
 		else

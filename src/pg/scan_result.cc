@@ -3,6 +3,7 @@
  * scan the index tuple rebuilt from the entry (the point as PostGIS would
  * serialise it, and the payload's columns), and the ORDER BY distances.
  */
+#include <cmath>
 #include <limits>
 
 #include "geoidx.h"
@@ -108,21 +109,26 @@ geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 	scan->xs_recheck = recheck;
 	if (scan->numberOfOrderBys == 0)
 		return;
-	if (kind == GEOIDX_KIND_SHAPE)
+	if (kind == GEOIDX_KIND_SHAPE || so->order_recheck)
 	{
 		/*
 		 * Lower bounds, for the executor to replace by the distances it
-		 * computes: dist for the primary key, -Infinity for the later ones
-		 * (anything is at least that), NULL before the primary as for every row.
+		 * computes: dist for the primary key (less the slack of a shape to
+		 * order by), -Infinity for the later ones (anything is at least that),
+		 * NULL before the primary as for every row.
 		 */
 		scan->xs_recheckorderby = true;
 		for (int k = 0; k < scan->numberOfOrderBys; k++)
 		{
 			bool null = so->primary < 0 || k < so->primary;
 			scan->xs_orderbynulls[k] = null;
+			/* an infinite slack leaves NaN: nothing is known, and 0 for every row is in order */
+			double bound = so->order_recheck ? std::max(0.0, dist - so->order_slack) : dist;
+			if (std::isnan(bound))
+				bound = 0.0;
 			scan->xs_orderbyvals[k] =
-				Float8GetDatum(null               ? 0.0
-							   : k == so->primary ? dist
+				Float8GetDatum(null ? 0.0
+							   : k == so->primary ? bound
 												  : -std::numeric_limits<double>::infinity());
 		}
 		return;

@@ -182,6 +182,23 @@ geoidx_candidate_circle(PG_FUNCTION_ARGS)
 }
 
 /*
+ * How far, at most, a point of a decoded shape lies from the centre of its box
+ * (p->x, p->y), in metres on the spheroid: the sphere angle of its cap times
+ * the equatorial radius, plus 1 % (no geodesic on WGS84 is that much longer
+ * than its angle on a sphere of that radius) and a metre. +Infinity for a cap
+ * of the whole sphere.
+ */
+double
+geoidx_shape_reach_metres(const GeoidxPoint *p)
+{
+	geoidx::Vec3 centre = geoidx::unit_vector(geoidx::geographic_point(geoidx::LonLat{p->x, p->y}));
+	double angle = cap_angle(p->box, centre);
+	if (angle >= M_PI - 1e-9)
+		return std::numeric_limits<double>::infinity();
+	return angle * 6378137.0 * 1.01 + 1.0;
+}
+
+/*
  * The index condition of a shape predicate, or of geoidx_dwithin with a
  * constant shape: col <@ geoidx_candidate_circle(other, metres), lossy.
  */
