@@ -84,6 +84,28 @@ RESET enable_indexscan;
 SELECT fp('SELECT q.p, z.id FROM probes q CROSS JOIN LATERAL (SELECT id FROM zones z WHERE geoidx_covers(z.shape, q.pt)) z')
 	= :'postgis_after_writes' AS covers_after_writes;
 
+-- PostGIS's planar predicates (degrees, GEOS) gain a geoidx index condition, answers unchanged
+EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE ST_Contains(shape, ST_Point(-73.9, 40.1, 4326));
+EXPLAIN (COSTS OFF) SELECT q.p, z.id FROM probes q JOIN zones z ON ST_Within(q.pt, z.shape) WHERE q.p < 3;
+CREATE TABLE planar (form text, same boolean, pairs bigint);
+DO $$
+DECLARE
+	forms text[] := ARRAY['ST_Contains(z.shape, q.pt)', 'ST_Covers(z.shape, q.pt)', 'ST_Intersects(z.shape, q.pt)',
+		'ST_Intersects(q.pt, z.shape)', 'ST_Within(q.pt, z.shape)',
+		'ST_Intersects(z.shape, ST_MakeLine(q.pt, ST_Translate(q.pt, 0.02, 0.01)))'];
+	f text; want text; got text;
+BEGIN
+	FOREACH f IN ARRAY forms LOOP
+		SET LOCAL geoidx.rewrite_postgis = off; SET LOCAL enable_seqscan = on;
+		-- (zone 10007 is SRID 0, which PostGIS's planar functions refuse next to 4326)
+		want := fp(format('SELECT q.p, z.id FROM probes q JOIN zones z ON z.id <> 10007 AND %s', f));
+		SET LOCAL geoidx.rewrite_postgis = on; SET LOCAL enable_seqscan = off;
+		got := fp(format('SELECT q.p, z.id FROM probes q CROSS JOIN LATERAL (SELECT id FROM zones z WHERE z.id <> 10007 AND %s) z', f));
+		INSERT INTO planar VALUES (f, got = want, split_part(want, ':', 1)::bigint);
+	END LOOP;
+END $$;
+SELECT * FROM planar;
+
 -- the reverse: points covered by a zone, the zone a constant or a parameter
 CREATE TABLE pts AS SELECT p AS id, pt FROM probes;
 CREATE INDEX pts_pt ON pts USING geoidx (pt);
@@ -104,5 +126,5 @@ SELECT geoidx_intersects('SRID=4326;LINESTRING(0 0, 1 1)', ST_SetSRID(ST_MakePoi
 SELECT 'CIRCLE(1 2, 5, sphere, candidate)'::geoidx_circle, geoidx_candidate_circle('SRID=4326;POINT EMPTY'::geometry, 1) IS NULL AS empty_null;
 SELECT geoidx_verify('zones_shape');
 RESET enable_seqscan;
-DROP TABLE zones, probes, pts, answers;
+DROP TABLE zones, probes, pts, answers, planar;
 DROP FUNCTION fp(text);

@@ -167,6 +167,11 @@ load_catalog(GeoidxCatalog *c)
 			c->pg_covers_fn = geoidx_function_oid("st_covers", postgis, 2, dw, true);
 			c->pg_coveredby_fn = geoidx_function_oid("st_coveredby", postgis, 2, dw, true);
 			c->pg_intersects_fn = geoidx_function_oid("st_intersects", postgis, 2, dw, true);
+			const Oid gg[2] = {c->geometry_type, c->geometry_type};
+			c->planar_contains_fn = geoidx_function_oid("st_contains", postgis, 2, gg, true);
+			c->planar_covers_fn = geoidx_function_oid("st_covers", postgis, 2, gg, true);
+			c->planar_intersects_fn = geoidx_function_oid("st_intersects", postgis, 2, gg, true);
+			c->planar_within_fn = geoidx_function_oid("st_within", postgis, 2, gg, true);
 		}
 		c->geoidx_am = get_am_oid("geoidx", true);
 	}

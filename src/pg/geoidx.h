@@ -469,6 +469,12 @@ typedef struct GeoidxCatalog
 	Oid pg_covers_fn;     /* ST_Covers(geography, geography) */
 	Oid pg_coveredby_fn;  /* ST_CoveredBy(geography, geography) */
 	Oid pg_intersects_fn; /* ST_Intersects(geography, geography) */
+	/* PostGIS's planar predicates (geometry, geometry), which rewrite.cc gives an index condition
+	 */
+	Oid planar_contains_fn;
+	Oid planar_covers_fn;
+	Oid planar_intersects_fn;
+	Oid planar_within_fn;
 } GeoidxCatalog;
 
 extern Oid geoidx_function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes,

@@ -19,6 +19,19 @@
  *   col = ANY(array), col IN (...)  ->  col <@ array      (see rewrite_in)
  *   flag, NOT flag                  ->  flag = true, flag = false (a bool column)
  *
+ * and, where geoidx.rewrite_postgis is on (the default), PostGIS's planar
+ * predicates on a column that leads a geoidx index gain a condition the index
+ * can serve, the original staying as it is:
+ *
+ *   ST_Contains(col, g), ST_Covers(col, g), ST_Intersects(col, g) (either
+ *   side), ST_Within(g, col)  ->  the same AND col <@ geoidx_candidate_circle(g, 0)
+ *
+ * The added condition holds wherever the predicate does (a point the two
+ * geometries share, as longitude/latitude, lies in both boxes: shape_bounds.h
+ * puts each geometry's planar rectangle in its box), so the conjunction has
+ * the predicate's value for every input; NULL and EMPTY g make both NULL or
+ * false, and a g of another SRID is an error either way.
+ *
  * are replaced, in the query being planned only. Each replacement computes
  * the same value as what it replaces for every input, NULL included (see
  * regions.cc), so the rewrite is safe wherever it applies, index or not; the
@@ -38,7 +51,9 @@ extern "C"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/relcache.h"
 #include "utils/syscache.h"
@@ -49,6 +64,7 @@ namespace
 {
 
 get_relation_info_hook_type prev_hook = NULL;
+bool rewrite_postgis = true;
 
 enum Cmp
 {
@@ -290,49 +306,144 @@ rewrite_condition(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid, b
 	return r;
 }
 
+/* Whether attno of the table leads a geoidx index (its first key column). */
+bool
+leads_geoidx_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
+{
+	Relation r = RelationIdGetRelation(relid);
+	if (r == NULL)
+		return false;
+	List *indexes = RelationGetIndexList(r);
+	RelationClose(r);
+	bool found = false;
+	ListCell *lc;
+	foreach (lc, indexes)
+	{
+		Oid ix = lfirst_oid(lc);
+		HeapTuple ctup = SearchSysCache1(RELOID, ObjectIdGetDatum(ix));
+		if (!HeapTupleIsValid(ctup))
+			continue;
+		bool geoidx = ((Form_pg_class) GETSTRUCT(ctup))->relam == o.geoidx_am;
+		ReleaseSysCache(ctup);
+		if (!geoidx)
+			continue;
+		HeapTuple itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(ix));
+		if (!HeapTupleIsValid(itup))
+			continue;
+		Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
+		if (form->indnkeyatts > 0 && form->indkey.values[0] == attno)
+			found = true;
+		ReleaseSysCache(itup);
+	}
+	list_free(indexes);
+	return found;
+}
+
+/*
+ * The condition a PostGIS planar predicate gains on a column of this table
+ * that leads a geoidx index (see the header), or NULL.
+ */
+Node *
+planar_candidate(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *rel, Oid relid)
+{
+	if (!rewrite_postgis || rel == NULL || !IsA(n, FuncExpr) || !OidIsValid(o.candidate_fn[0]))
+		return NULL;
+	FuncExpr *f = (FuncExpr *) n;
+	if (list_length(f->args) != 2)
+		return NULL;
+	int first = -1, last = -1; /* the arguments the column may be */
+	if (f->funcid == o.planar_contains_fn || f->funcid == o.planar_covers_fn)
+		first = last = 0;
+	else if (f->funcid == o.planar_within_fn)
+		first = last = 1;
+	else if (f->funcid == o.planar_intersects_fn)
+		first = 0, last = 1;
+	else
+		return NULL;
+	for (int i = first; i <= last; i++)
+	{
+		Node *col = (Node *) list_nth(f->args, i);
+		Node *other = (Node *) list_nth(f->args, 1 - i);
+		if (!IsA(col, Var))
+			continue;
+		Var *v = (Var *) col;
+		if ((Index) v->varno != rel->relid || v->varlevelsup != 0 || v->varattno <= 0 ||
+			v->vartype != o.geometry_type || exprType(other) != o.geometry_type)
+			continue;
+		/* the other side must be known before the scan: another table's, a parameter, a constant */
+		if (bms_is_member(rel->relid, pull_varnos(root, other)) ||
+			contain_volatile_functions(other) || !leads_geoidx_index(o, relid, v->varattno))
+			continue;
+		Node *zero = (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
+										Float8GetDatum(0.0), false, FLOAT8PASSBYVAL);
+		FuncExpr *cand = makeFuncExpr(o.candidate_fn[0], o.circle_type, list_make2(other, zero),
+									  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+		return (Node *) make_opclause(o.within_op[0], BOOLOID, false, (Expr *) col, (Expr *) cand,
+									  InvalidOid, InvalidOid);
+	}
+	return NULL;
+}
+
 /* Rewrite the conditions of a WHERE or ON clause, in place. */
 Node *
-rewrite_quals(const GeoidxCatalog &o, Node *quals, RelOptInfo *rel, Oid relid, bool *changed)
+rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo *rel, Oid relid,
+			  bool *changed)
 {
 	if (quals == NULL)
 		return NULL;
 	if (IsA(quals, List))
 	{
 		ListCell *lc;
+		List *added = NIL;
 		foreach (lc, (List *) quals)
+		{
+			Node *cand = planar_candidate(o, root, (Node *) lfirst(lc), rel, relid);
+			if (cand != NULL)
+				added = lappend(added, cand);
 			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, relid, changed);
+		}
+		if (added != NIL)
+		{
+			*changed = true;
+			quals = (Node *) list_concat((List *) quals, added);
+		}
 		return quals;
 	}
 	if (is_andclause(quals))
 	{
-		ListCell *lc;
-		foreach (lc, ((BoolExpr *) quals)->args)
-			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, relid, changed);
+		BoolExpr *b = (BoolExpr *) quals;
+		b->args = (List *) rewrite_quals(o, root, (Node *) b->args, rel, relid, changed);
 		return quals;
 	}
-	return rewrite_condition(o, quals, rel, relid, changed);
+	Node *cand = planar_candidate(o, root, quals, rel, relid);
+	Node *r = rewrite_condition(o, quals, rel, relid, changed);
+	if (cand == NULL)
+		return r;
+	*changed = true;
+	return (Node *) list_make2(r, cand);
 }
 
 /* Rewrite the conditions of every level of a join tree, in place. */
 void
-rewrite_jointree(const GeoidxCatalog &o, Node *jt, RelOptInfo *rel, Oid relid, bool *changed)
+rewrite_jointree(const GeoidxCatalog &o, PlannerInfo *root, Node *jt, RelOptInfo *rel, Oid relid,
+				 bool *changed)
 {
 	if (jt == NULL)
 		return;
 	if (IsA(jt, FromExpr))
 	{
 		FromExpr *f = (FromExpr *) jt;
-		f->quals = rewrite_quals(o, f->quals, rel, relid, changed);
+		f->quals = rewrite_quals(o, root, f->quals, rel, relid, changed);
 		ListCell *lc;
 		foreach (lc, f->fromlist)
-			rewrite_jointree(o, (Node *) lfirst(lc), rel, relid, changed);
+			rewrite_jointree(o, root, (Node *) lfirst(lc), rel, relid, changed);
 	}
 	else if (IsA(jt, JoinExpr))
 	{
 		JoinExpr *j = (JoinExpr *) jt;
-		j->quals = rewrite_quals(o, j->quals, rel, relid, changed);
-		rewrite_jointree(o, j->larg, rel, relid, changed);
-		rewrite_jointree(o, j->rarg, rel, relid, changed);
+		j->quals = rewrite_quals(o, root, j->quals, rel, relid, changed);
+		rewrite_jointree(o, root, j->larg, rel, relid, changed);
+		rewrite_jointree(o, root, j->rarg, rel, relid, changed);
 	}
 }
 
@@ -348,7 +459,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 	if (!o.present)
 		return;
 	bool changed = false;
-	rewrite_jointree(o, (Node *) root->parse->jointree, rel, relid, &changed);
+	rewrite_jointree(o, root, (Node *) root->parse->jointree, rel, relid, &changed);
 }
 
 } // namespace
@@ -357,6 +468,13 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 void
 geoidx_install_rewrite_hook(void)
 {
+	DefineCustomBoolVariable(
+		"geoidx.rewrite_postgis",
+		"Gives PostGIS's planar predicates on a geoidx-indexed column a geoidx index condition.",
+		"ST_Contains, ST_Covers, ST_Intersects and ST_Within on a column that leads a geoidx "
+		"index gain col <@ geoidx_candidate_circle(other, 0), which holds wherever they do. Off: "
+		"they are planned as PostGIS plans them.",
+		&rewrite_postgis, true, PGC_USERSET, 0, NULL, NULL, NULL);
 	prev_hook = get_relation_info_hook;
 	get_relation_info_hook = geoidx_get_relation_info;
 }

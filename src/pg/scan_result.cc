@@ -127,7 +127,7 @@ geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 			if (std::isnan(bound))
 				bound = 0.0;
 			scan->xs_orderbyvals[k] =
-				Float8GetDatum(null ? 0.0
+				Float8GetDatum(null               ? 0.0
 							   : k == so->primary ? bound
 												  : -std::numeric_limits<double>::infinity());
 		}
