@@ -12,7 +12,9 @@
 # ORDER BY ST_Distance on geography); geoidx_verify runs on the primary. While
 # the primary inserts, a reader on the standby compares index and sequential
 # answers in the same snapshot, so scans meet splits being replayed. Then the
-# standby is promoted and written to, and everything is checked again.
+# standby is promoted and written to, and everything is checked again. A table
+# of shapes (polygons, lines, a pole cap, an antimeridian crossing) goes
+# through the build, inserts, deletes and VACUUM beside the points.
 use strict;
 use warnings;
 use FindBin;
@@ -160,6 +162,20 @@ sub finish_pgbench
 	return $tx // 0;
 }
 
+# Shapes: small polygons and lines around the hot spots and anywhere.
+sub zones_sql
+{
+	my ($n) = @_;
+	return qq{INSERT INTO zones (pos)
+	SELECT CASE WHEN g % 5 = 0 THEN ST_MakeLine(p, ST_Translate(p, 0.05 * random(), 0.05 * random()))
+		ELSE ST_Buffer(p, 0.001 + 0.02 * random(), 2) END
+	FROM (SELECT g, ST_SetSRID(ST_MakePoint(
+		CASE WHEN g % 2 = 0 THEN (ARRAY[2.35, -74.0, 139.7, 179.9])[1 + g % 4] + 0.5 * (random() - 0.5) ELSE 360 * random() - 180 END,
+		CASE WHEN g % 2 = 0 THEN (ARRAY[48.85, 40.7, 35.7, -16.5])[1 + g % 4] + 0.5 * (random() - 0.5) ELSE degrees(asin(1.8 * random() - 0.9)) END), 4326) AS p
+	FROM generate_series(1, $n) g) s;
+	};
+}
+
 # --- 1. bulk build -----------------------------------------------------------
 $primary->safe_psql('postgres', q{SELECT setseed(0.2020)} . qq{;
 	CREATE TABLE pts (id bigserial PRIMARY KEY, pos geometry(Point, 4326));
@@ -170,8 +186,15 @@ $primary->safe_psql('postgres', q{SELECT setseed(0.2020)} . qq{;
 	CREATE TABLE grow (id bigserial PRIMARY KEY, pos geometry(Point, 4326));
 	} . points_sql('grow', 100, 10, 0.6) . q{
 	CREATE INDEX grow_pos_idx ON grow USING geoidx (pos);
-	ANALYZE pts; ANALYZE grow;
+	CREATE TABLE zones (id bigserial PRIMARY KEY, pos geometry);
+	} . zones_sql(2500) . q{
+	INSERT INTO zones (pos) VALUES ('SRID=4326;POLYGON((0 80, 90 80, 180 80, -90 80, 0 80))'),
+		('SRID=4326;POLYGON((179.5 -16, 180.5 -16, 180.5 -17, 179.5 -17, 179.5 -16))'),
+		('SRID=4326;LINESTRING(170 10, -170 12)'), (NULL), ('SRID=4326;POLYGON EMPTY');
+	CREATE INDEX zones_pos_idx ON zones USING geoidx (pos);
+	ANALYZE pts; ANALYZE grow; ANALYZE zones;
 });
+create_queries($primary, prefix => 'zones', nradius => 4, nknn => 2, seed => 0.13, hot => \@hot);
 create_queries($primary, prefix => 'pts', nradius => 6, nknn => 3, seed => 0.11, hot => \@hot);
 create_queries($primary, prefix => 'grow', nradius => 4, nknn => 2, seed => 0.12, hot => \@hot);
 my $npts = $primary->safe_psql('postgres', 'SELECT count(*) FROM pts');
@@ -179,13 +202,15 @@ cmp_ok($npts, '>=', 50000, "bulk build over $npts rows");
 my $shape = geoidx_shape($primary, 'pts_pos_idx');
 is($shape->{depth}, 3, 'the bulk-built fillfactor=100 index has depth 3');
 is(geoidx_shape($primary, 'grow_pos_idx')->{depth}, 1, 'grow starts as a one-leaf index');
-check_phase('bulk build', $primary, $standby, [ 'pts', 'pts_pos_idx', 'pts' ], [ 'grow', 'grow_pos_idx', 'grow' ]);
+check_phase('bulk build', $primary, $standby, [ 'pts', 'pts_pos_idx', 'pts' ], [ 'grow', 'grow_pos_idx', 'grow' ],
+	[ 'zones', 'zones_pos_idx', 'zones' ]);
 
 # --- 2. inserts: leaf, internal and root splits, with hot standby readers ------
 my $before = geoidx_shape($primary, 'pts_pos_idx');
 my ($ins_out, $ins_err) = ('', '');
 my $ins_sql = join('', map {
-	"BEGIN; SELECT setseed(0.3$_);" . points_sql('grow', 5000, 500, ($_ % 2 ? 0.05 : 2)) . points_sql('pts', 1000, 200, 0.4) . "COMMIT;\n"
+	"BEGIN; SELECT setseed(0.3$_);" . points_sql('grow', 5000, 500, ($_ % 2 ? 0.05 : 2)) . points_sql('pts', 1000, 200, 0.4)
+	  . zones_sql(400) . "COMMIT;\n"
 } 1 .. 7);
 my $writer = IPC::Run::start(
 	[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $primary->connstr('postgres'), '-c', $ins_sql ],
@@ -214,7 +239,8 @@ my $grow = geoidx_shape($primary, 'grow_pos_idx');
 cmp_ok($grow->{depth}, '>=', 3, "grow reached depth $grow->{depth} by root splits ($grow->{entries} entries, $grow->{internal_pages} internal pages)");
 cmp_ok($after->{internal_pages}, '>', $before->{internal_pages},
 	"pts_pos_idx split internal pages ($before->{internal_pages} -> $after->{internal_pages}; leaves $before->{leaf_pages} -> $after->{leaf_pages})");
-check_phase('inserts and splits', $primary, $standby, [ 'pts', 'pts_pos_idx', 'pts' ], [ 'grow', 'grow_pos_idx', 'grow' ]);
+check_phase('inserts and splits', $primary, $standby, [ 'pts', 'pts_pos_idx', 'pts' ], [ 'grow', 'grow_pos_idx', 'grow' ],
+	[ 'zones', 'zones_pos_idx', 'zones' ]);
 
 # --- 3. updates that move points -------------------------------------------------
 $primary->safe_psql('postgres', qq{
@@ -232,9 +258,11 @@ check_phase('moving updates', $primary, $standby, [ 'pts', 'pts_pos_idx', 'pts' 
 my $vac = $primary->safe_psql('postgres', q{
 	DELETE FROM pts WHERE id % 7 = 3;
 	DELETE FROM grow WHERE id % 4 = 1;
-	VACUUM pts; VACUUM grow;
+	DELETE FROM zones WHERE id % 3 = 1;
+	VACUUM pts; VACUUM grow; VACUUM zones;
 	SELECT count(*) FROM pts});
-check_phase('deletes and VACUUM', $primary, $standby, [ 'pts', 'pts_pos_idx', 'pts' ], [ 'grow', 'grow_pos_idx', 'grow' ]);
+check_phase('deletes and VACUUM', $primary, $standby, [ 'pts', 'pts_pos_idx', 'pts' ], [ 'grow', 'grow_pos_idx', 'grow' ],
+	[ 'zones', 'zones_pos_idx', 'zones' ]);
 
 # --- 5. REINDEX CONCURRENTLY and 6. CREATE INDEX CONCURRENTLY, under writers ----
 my $writes = q{

@@ -175,7 +175,8 @@ my ($queries, $rows) = (0, 0);
 # enlargement, and VACUUM's compaction of a leaf. The table's index carries a
 # 1,472-byte payload per row (INCLUDE), so that five entries fill a leaf, in the
 # build as in inserts, and a few hundred rows build every shape; its data lie
-# around (10, 10).
+# around (10, 10), every third row a small polygon and every seventh a line
+# (shape entries go through every record too).
 #
 # After each crash: the recovery replayed consistently, geoidx_stats counts
 # the unfinished splits the point must leave (one after a split's first
@@ -188,11 +189,13 @@ my $fp_pad = q{(SELECT decode(string_agg(md5(random()::text || i::text || g::tex
 sub fp_rows
 {
 	my ($n, $lon, $lat, $spread) = @_;
-	return qq{INSERT INTO fp (pos, pad) SELECT ST_SetSRID(ST_MakePoint($lon + $spread * (random() - 0.5),
-		$lat + $spread * (random() - 0.5)), 4326), $fp_pad FROM generate_series(1, $n) g};
+	return qq{INSERT INTO fp (pos, pad) SELECT CASE WHEN g % 3 = 0 THEN ST_Expand(p, 0.002)
+		WHEN g % 7 = 0 THEN ST_MakeLine(p, ST_Translate(p, 0.01, 0.003)) ELSE p END, $fp_pad
+		FROM (SELECT g, ST_SetSRID(ST_MakePoint($lon + $spread * (random() - 0.5),
+			$lat + $spread * (random() - 0.5)), 4326) AS p FROM generate_series(1, $n) g) r};
 }
 $node->safe_psql('postgres', q{
-	CREATE TABLE fp (id bigserial PRIMARY KEY, pos geometry(Point, 4326), pad bytea);
+	CREATE TABLE fp (id bigserial PRIMARY KEY, pos geometry, pad bytea);
 	CREATE INDEX fp_pos_idx ON fp USING geoidx (pos) INCLUDE (pad) WITH (fillfactor = 100);
 });
 create_queries($node, prefix => 'fp', nradius => 6, nknn => 3, seed => 0.33, hot => [ [ 10, 10 ] ]);
