@@ -160,4 +160,83 @@ cover_shape_covers(const CoverShape &s, const Vec3 &p)
 	return uncertain ? Cover::uncertain : Cover::outside;
 }
 
+namespace
+{
+
+double
+vec_angle(const Vec3 &u, const Vec3 &v)
+{
+	const Vec3 c = cross(u, v);
+	return std::atan2(std::sqrt(dot(c, c)), dot(u, v));
+}
+
+} // namespace
+
+double
+arc_point_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p)
+{
+	const Vec3 n = cross(a, b);
+	const double nn = std::sqrt(dot(n, n));
+	const double ends = std::min(vec_angle(p, a), vec_angle(p, b));
+	if (nn < 1e-300)
+		return ends;
+	/* the circle's point nearest p lies on the arc: p's side of a and of b */
+	if (dot(cross(a, p), n) >= 0.0 && dot(cross(p, b), n) >= 0.0)
+	{
+		const double s = std::fabs(dot(p, n)) / nn;
+		return std::min(ends, std::asin(std::min(1.0, s)));
+	}
+	return ends;
+}
+
+void
+cover_shape_boundary_angles(const CoverShape &s, const Vec3 &p, double *lo_out, double *hi_out)
+{
+	double lo = M_PI, hi = M_PI;
+	for (uint32_t i = 0; i < s.npolygons; i++)
+	{
+		const CoverPolygon &poly = s.polygons[i];
+		for (uint32_t r = 0; r < poly.nrings; r++)
+		{
+			const RingVectors &ring = s.rings[poly.first_ring + r];
+			if (ring.n == 1)
+			{
+				lo = std::min(lo, vec_angle(p, ring.v[0]));
+				hi = std::min(hi, vec_angle(p, ring.v[0]));
+			}
+			const uint32_t nchunks = ring_chunk_count(ring.n);
+			for (uint32_t c = 0; c < nchunks; c++)
+			{
+				/* a chunk's box holds its edges: nothing in it is nearer than the box */
+				if (ring.chunks != nullptr && chord2_to_angle(min_chord2(ring.chunks[c], p)) >= lo)
+					continue;
+				const uint32_t end = std::min(ring.n - 1, (c + 1) * kRingChunk);
+				for (uint32_t j = c * kRingChunk; j < end; j++)
+				{
+					const Vec3 &a = ring.v[j], &b = ring.v[j + 1];
+					const double len = vec_angle(a, b);
+					const double ends = std::min(vec_angle(p, a), vec_angle(p, b));
+					double e_lo, e_hi;
+					if (len < 1e-7)
+					{
+						e_lo = std::max(0.0, ends - len);
+						e_hi = ends;
+					}
+					else
+					{
+						const double g = arc_point_angle(a, b, p);
+						const double err = 1e-15 + 4e-16 / len;
+						e_lo = std::max(0.0, g - err);
+						e_hi = std::min(ends, g + err);
+					}
+					lo = std::min(lo, e_lo);
+					hi = std::min(hi, e_hi);
+				}
+			}
+		}
+	}
+	*lo_out = lo;
+	*hi_out = hi;
+}
+
 } // namespace geoidx

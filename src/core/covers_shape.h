@@ -65,4 +65,18 @@ Vec3 covers_vector(double x, double y);
 /* ST_Covers(shape, point): inside if some polygon covers it, outside if none can. */
 Cover cover_shape_covers(const CoverShape &s, const Vec3 &p);
 
+/*
+ * Bounds of the smallest central angle (radians) from p to the shape's
+ * boundary: every edge of every ring, as a great-circle arc. For a point the
+ * shape does not cover, PostGIS's distance is the spheroid (or sphere)
+ * distance from p to a point of that boundary, at least the one nearest on
+ * the sphere: metres_lower_bound(*lo) and metres_upper_bound(*hi) bound it.
+ * The bounds hold the rounding of each edge's circle (the error of its normal
+ * grows as the edge shortens; an edge under 1e-7 rad is bounded by its ends).
+ */
+void cover_shape_boundary_angles(const CoverShape &s, const Vec3 &p, double *lo, double *hi);
+
+/* The central angle from p to the great-circle arc a-b (shorter than half a circle), rounded. */
+double arc_point_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p);
+
 } // namespace geoidx

@@ -308,19 +308,54 @@ shape_within_circle(FunctionCallInfo fcinfo, const GeoidxCircle *c)
 		PG_RETURN_BOOL(geoidx::classify_region(t, box) != geoidx::Verdict::outside);
 	}
 	Datum centre = geoidx_point_datum(c->lon, c->lat, false, true);
+	/* a centre well inside a polygon: PostGIS's distance is 0 */
+	bool inside = geoidx_prepared_covers(shape, what, centre, kCircleWhat) == 1;
 	Datum r;
 	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
 	{
 		bool point_first = (c->flags & GEOIDX_CIRCLE_POINT_FIRST) != 0;
+		int fast = inside ? 1
+						  : geoidx_prepared_dwithin(shape, what, centre, kCircleWhat, c->radius,
+													c->use_spheroid != 0);
+		if (fast >= 0)
+			PG_RETURN_BOOL((mode == (int) geoidx::RegionMode::within) == (fast == 1));
 		geoidx_postgis_call(GEOIDX_PG_DWITHIN, point_first ? shape : centre,
 							point_first ? what : kCircleWhat, point_first ? centre : shape,
 							point_first ? kCircleWhat : what, c->radius, c->use_spheroid != 0, &r);
 		bool in = DatumGetBool(r);
 		PG_RETURN_BOOL(mode == (int) geoidx::RegionMode::within ? in : !in);
 	}
-	if (!geoidx_postgis_call(GEOIDX_PG_DISTANCE, shape, what, centre, kCircleWhat, 0.0, true, &r))
+	double d, x = c->radius, lo, hi;
+	/* the comparison decided by the prepared polygon's bounds of the distance, NaN aside */
+	if (!std::isnan(x) &&
+		geoidx_prepared_distance_bounds(shape, what, centre, kCircleWhat, true, &lo, &hi))
+	{
+		int verdict = -1;
+		switch ((geoidx::RegionMode) mode)
+		{
+			case geoidx::RegionMode::dist_gt:
+				verdict = lo > x ? 1 : hi <= x ? 0 : -1;
+				break;
+			case geoidx::RegionMode::dist_ge:
+				verdict = lo >= x ? 1 : hi < x ? 0 : -1;
+				break;
+			case geoidx::RegionMode::dist_lt:
+				verdict = hi < x ? 1 : lo >= x ? 0 : -1;
+				break;
+			default:
+				verdict = hi <= x ? 1 : lo > x ? 0 : -1;
+				break;
+		}
+		if (verdict >= 0)
+			PG_RETURN_BOOL(verdict == 1);
+	}
+	if (inside)
+		d = 0.0;
+	else if (!geoidx_postgis_call(GEOIDX_PG_DISTANCE, shape, what, centre, kCircleWhat, 0.0, true,
+								  &r))
 		PG_RETURN_NULL();
-	double d = DatumGetFloat8(r), x = c->radius;
+	else
+		d = DatumGetFloat8(r);
 	switch ((geoidx::RegionMode) mode)
 	{
 		case geoidx::RegionMode::dist_gt:

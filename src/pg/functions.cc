@@ -104,6 +104,16 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	geoidx_check_radius(metres);
 	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
 	{
+		/* a polygon and a point: decided from the prepared polygon where its bounds decide */
+		int fast = geoidx_prepared_dwithin(PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin",
+										   PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin",
+										   metres, use_spheroid);
+		if (fast < 0)
+			fast = geoidx_prepared_dwithin(PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin",
+										   PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin",
+										   metres, use_spheroid);
+		if (fast >= 0)
+			PG_RETURN_BOOL(fast == 1);
 		Datum r;
 		geoidx_postgis_call(GEOIDX_PG_DWITHIN, PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin",
 							PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin", metres,

@@ -520,6 +520,12 @@ extern Datum geoidx_box_geometry(const geoidx::DegreeBox *box);
 /* shape_functions.cc: the shape predicates' index condition (also geoidx_dwithin's for shapes) */
 struct SupportRequestIndexCondition;
 extern double geoidx_shape_reach_metres(const GeoidxPoint *shape);
+extern int geoidx_prepared_covers(Datum poly, const char *what_poly, Datum pt, const char *what_pt);
+extern bool geoidx_prepared_distance_bounds(Datum poly, const char *what_poly, Datum pt,
+											const char *what_pt, bool use_spheroid, double *lo,
+											double *hi);
+extern int geoidx_prepared_dwithin(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
+								   double metres, bool use_spheroid);
 extern List *geoidx_shape_index_condition(struct SupportRequestIndexCondition *req, Node *column,
 										  Node *other, Node *metres);
 

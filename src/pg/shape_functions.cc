@@ -47,8 +47,10 @@ constexpr double kSphereMetres = 6371008.771415059;
  * -1 where it does not (another kind, or a point too near an edge): then
  * PostGIS answers. Every argument is checked as PostGIS's path checks it.
  */
+} // namespace
+
 int
-prepared_covers(Datum poly, const char *what_poly, Datum pt, const char *what_pt)
+geoidx_prepared_covers(Datum poly, const char *what_poly, Datum pt, const char *what_pt)
 {
 	if (!geoidx_datum_is_shape(poly) || geoidx_datum_is_shape(pt))
 		return -1;
@@ -69,6 +71,61 @@ prepared_covers(Datum poly, const char *what_poly, Datum pt, const char *what_pt
 			return -1;
 	}
 }
+
+/*
+ * Bounds of PostGIS's distance between a polygon and a point from the
+ * prepared polygon: 0 for a point it covers; for one it does not cover, the
+ * metre bounds of the point's angle to the boundary (covers_shape.h). False
+ * where they are not known (another kind, a point too near an edge).
+ */
+bool
+geoidx_prepared_distance_bounds(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
+								bool use_spheroid, double *lo, double *hi)
+{
+	if (!geoidx_datum_is_shape(poly) || geoidx_datum_is_shape(pt))
+		return false;
+	GeoidxPoint p;
+	geoidx::LonLat ll;
+	if (!geoidx_read_point(pt, what_pt, &p, &ll))
+		return false;
+	const geoidx::CoverShape *shape = geoidx_cover_shape(poly, what_poly);
+	if (shape == NULL)
+		return false;
+	const geoidx::Vec3 v = geoidx::covers_vector(p.x, p.y);
+	switch (geoidx::cover_shape_covers(*shape, v))
+	{
+		case geoidx::Cover::inside:
+			*lo = *hi = 0.0;
+			return true;
+		case geoidx::Cover::uncertain:
+			return false;
+		default:
+			break;
+	}
+	double alo, ahi;
+	geoidx::cover_shape_boundary_angles(*shape, v, &alo, &ahi);
+	*lo = geoidx::metres_lower_bound(alo, use_spheroid);
+	*hi = geoidx::metres_upper_bound(ahi, use_spheroid);
+	return true;
+}
+
+/* ST_DWithin(polygon, point, metres) where those bounds decide it (1 or 0), else -1. */
+int
+geoidx_prepared_dwithin(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
+						double metres, bool use_spheroid)
+{
+	double lo, hi;
+	if (!geoidx_prepared_distance_bounds(poly, what_poly, pt, what_pt, use_spheroid, &lo, &hi))
+		return -1;
+	if (hi <= metres && (hi < metres || lo == 0.0))
+		return 1;
+	if (lo > metres)
+		return 0;
+	return -1;
+}
+
+namespace
+{
 
 /* The predicate's answer from PostGIS, for arguments 0 and 1. */
 Datum
@@ -115,8 +172,8 @@ extern "C"
 extern "C" Datum
 geoidx_covers(PG_FUNCTION_ARGS)
 {
-	int fast = prepared_covers(PG_GETARG_DATUM(0), "argument 1 of geoidx_covers",
-							   PG_GETARG_DATUM(1), "argument 2 of geoidx_covers");
+	int fast = geoidx_prepared_covers(PG_GETARG_DATUM(0), "argument 1 of geoidx_covers",
+									  PG_GETARG_DATUM(1), "argument 2 of geoidx_covers");
 	if (fast >= 0)
 		PG_RETURN_BOOL(fast == 1);
 	return predicate(fcinfo, GEOIDX_PG_COVERS, "argument 1 of geoidx_covers",
@@ -127,8 +184,8 @@ geoidx_covers(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_coveredby(PG_FUNCTION_ARGS)
 {
-	int fast = prepared_covers(PG_GETARG_DATUM(1), "argument 2 of geoidx_coveredby",
-							   PG_GETARG_DATUM(0), "argument 1 of geoidx_coveredby");
+	int fast = geoidx_prepared_covers(PG_GETARG_DATUM(1), "argument 2 of geoidx_coveredby",
+									  PG_GETARG_DATUM(0), "argument 1 of geoidx_coveredby");
 	if (fast >= 0)
 		PG_RETURN_BOOL(fast == 1);
 	return predicate(fcinfo, GEOIDX_PG_COVEREDBY, "argument 1 of geoidx_coveredby",
@@ -139,6 +196,13 @@ geoidx_coveredby(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_intersects(PG_FUNCTION_ARGS)
 {
+	/* a point well inside a polygon is at distance 0 from it: PostGIS's intersects is distance <
+	 * 1e-5 */
+	if (geoidx_prepared_covers(PG_GETARG_DATUM(0), "argument 1 of geoidx_intersects",
+							   PG_GETARG_DATUM(1), "argument 2 of geoidx_intersects") == 1 ||
+		geoidx_prepared_covers(PG_GETARG_DATUM(1), "argument 2 of geoidx_intersects",
+							   PG_GETARG_DATUM(0), "argument 1 of geoidx_intersects") == 1)
+		PG_RETURN_BOOL(true);
 	return predicate(fcinfo, GEOIDX_PG_INTERSECTS, "argument 1 of geoidx_intersects",
 					 "argument 2 of geoidx_intersects");
 }

@@ -8,7 +8,9 @@
  */
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <random>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -189,6 +191,90 @@ TEST(CoversShape, OnlyPolygonsHaveAPreparedForm)
 	EXPECT_EQ(cover_shape_covers(s.shape, covers_vector(20, 5)), Cover::outside);
 	/* a vertex is on the boundary: PostGIS decides it */
 	EXPECT_EQ(cover_shape_covers(s.shape, covers_vector(11, 11)), Cover::uncertain);
+}
+
+} // namespace
+
+namespace
+{
+
+using namespace geoidx;
+
+Vec3
+slerp(const Vec3 &a, const Vec3 &b, double t)
+{
+	const double w = std::acos(std::max(-1.0, std::min(1.0, dot(a, b))));
+	if (w < 1e-15)
+		return a;
+	const double s = std::sin(w), ka = std::sin((1 - t) * w) / s, kb = std::sin(t * w) / s;
+	return Vec3{ka * a.x + kb * b.x, ka * a.y + kb * b.y, ka * a.z + kb * b.z};
+}
+
+double
+brute_arc_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p)
+{
+	double best = M_PI;
+	for (int i = 0; i <= 4000; i++)
+	{
+		const Vec3 q = slerp(a, b, i / 4000.0);
+		const Vec3 c = cross(p, q);
+		best = std::min(best, std::atan2(std::sqrt(dot(c, c)), dot(p, q)));
+	}
+	return best;
+}
+
+/* The arc's nearest point from samples along it: never nearer than computed, never much farther. */
+TEST(CoversShape, ArcPointAngleEqualsSampledArcs)
+{
+	std::mt19937_64 rng(77);
+	std::uniform_real_distribution<double> lon(-180, 180), lat(-89, 89), len(1e-4, 30), off(-5, 5);
+	for (int i = 0; i < 3000; i++)
+	{
+		const double x = lon(rng), y = lat(rng), l = len(rng) * (i % 3 == 0 ? 0.001 : 1.0);
+		const double x2 = x + l, y2 = std::max(-89.0, std::min(89.0, y + off(rng) * l / 5));
+		const double px = x + off(rng) * l, py = std::max(-89.0, std::min(89.0, y + off(rng) * l));
+		const Vec3 a = covers_vector(x, y), b = covers_vector(x2, y2), p = covers_vector(px, py);
+		const double len = std::acos(std::max(-1.0, std::min(1.0, dot(a, b))));
+		const double want = brute_arc_angle(a, b, p);
+		/* samples can only be farther than the arc, by at most half a sample step */
+		const double got = arc_point_angle(a, b, p);
+		ASSERT_LE(got, want + 1e-9) << i;
+		ASSERT_GE(got, want - len / 4000.0 - 1e-9) << i;
+		/* the bounds of a one-edge ring hold the arc's nearest point */
+		const Shape edge = {{{{x, y}, {x2, y2}}}};
+		Built s;
+		ASSERT_TRUE(build(serialize(edge, 0, 0), &s));
+		double lo, hi;
+		cover_shape_boundary_angles(s.shape, p, &lo, &hi);
+		ASSERT_LE(lo, want) << i;
+		ASSERT_GE(hi, want - len / 4000.0) << i;
+		ASSERT_LE(lo, hi) << i;
+	}
+}
+
+TEST(CoversShape, BoundaryAngleIsTheNearestEdge)
+{
+	const Shape square = {
+		{{{1, 1}, {11, 1}, {11, 11}, {1, 11}, {1, 1}}, {{4, 4}, {6, 4}, {6, 6}, {4, 6}, {4, 4}}}};
+	Built s;
+	ASSERT_TRUE(build(serialize(square, 0, 0), &s));
+	double lo, hi;
+	/* 5 degrees of longitude west of the meridian edge x = 1, at latitude 6: asin(cos 6 sin 5) */
+	cover_shape_boundary_angles(s.shape, covers_vector(-4, 6), &lo, &hi);
+	const double want = std::asin(std::cos(6 * M_PI / 180) * std::sin(5 * M_PI / 180));
+	EXPECT_LE(lo, want);
+	EXPECT_GE(hi, want);
+	EXPECT_LT(hi - lo, 1e-12);
+	EXPECT_NEAR(lo, want, 1e-12);
+	/* in the hole: 1 degree of latitude below its edge y = 6 (a parallel, not a great circle:
+	 * nearer) */
+	cover_shape_boundary_angles(s.shape, covers_vector(5, 5), &lo, &hi);
+	EXPECT_LE(hi, 1.0 * M_PI / 180.0 + 1e-12);
+	EXPECT_GT(lo, 0.99 * M_PI / 180.0);
+	/* a vertex */
+	cover_shape_boundary_angles(s.shape, covers_vector(11, 11), &lo, &hi);
+	EXPECT_EQ(lo, 0.0);
+	EXPECT_LT(hi, 1e-12);
 }
 
 } // namespace
