@@ -20,6 +20,8 @@
  * value that has no prepared form (not a Polygon or MultiPolygon) is cached
  * as such, so that it is not walked again either.
  */
+#include <cmath>
+
 #include "covers_shape.h"
 
 #include "geoidx.h"
@@ -116,7 +118,7 @@ prepare(CacheEntry *e, struct varlena *stored)
 	geoidx::WalkError err;
 	geoidx::CoverCounts counts;
 	e->polygonal = false;
-	if (!geoidx::read_serialized_header(data, len, &h, &err) ||
+	if (!geoidx::read_serialized_header(data, len, &h, &err) || (h.srid != 4326 && h.srid != 0) ||
 		!geoidx::count_cover_shape(data, h, &counts, &err) || !counts.polygonal)
 		return;
 	Size need = geoidx::cover_shape_bytes(counts);
@@ -124,6 +126,11 @@ prepare(CacheEntry *e, struct varlena *stored)
 	cache_bytes += need;
 	if (!geoidx::build_cover_shape(data, h, counts, mem, &e->shape, &err))
 		return;
+	/* NaN or infinite coordinates: no prepared form, and PostGIS's path raises the error */
+	for (uint64 i = 0; i < counts.points; i++)
+		if (!std::isfinite(e->shape.points[i].x) || !std::isfinite(e->shape.points[i].y) ||
+			!std::isfinite(e->shape.points[i].z))
+			return;
 	e->polygonal = true;
 }
 
@@ -131,9 +138,9 @@ prepare(CacheEntry *e, struct varlena *stored)
 
 /*
  * The prepared form of a polygonal geometry or geography, from the cache or
- * made now; NULL for any other kind. A value is checked (geoidx_decode_any's
- * errors, named by what) when it is first prepared: the same value found again
- * needs no second look.
+ * made now; NULL for any other kind, and for a value geoidx refuses (another
+ * SRID, a coordinate that is not finite, a malformed value), which the caller
+ * then hands to the path that raises the error (postgis_calls.cc).
  */
 const geoidx::CoverShape *
 geoidx_cover_shape(Datum value, const char *what)
@@ -151,8 +158,6 @@ geoidx_cover_shape(Datum value, const char *what)
 	if (found)
 		return NULL; /* a hash collision with another value: no cache, PostGIS answers */
 
-	GeoidxPoint checked;
-	geoidx_decode_any(value, what, &checked);
 	if (cache_bytes > kBudget)
 		reset_cache();
 	e = (CacheEntry *) hash_search(cache, &key, HASH_ENTER, &found);
