@@ -32,9 +32,20 @@ dataset_load() {
     cities)
       [[ -r $CITIES_CSV ]] || die "cities: cannot read $CITIES_CSV (data/ of this repository)"
       sql -f "$BENCH_DIR/sql/cities.sql" <"$CITIES_CSV" >/dev/null ;;
-    *) die "unknown data set '$ds' (seed1, seed2, world, worldcat, cities)" ;;
+    zones)
+      # both files on stdin, each line tagged with its file (see zones.sql)
+      [[ -r $ZONES_NTAS && -r $ZONES_FEED ]] ||
+        die "zones: cannot read $ZONES_NTAS or $ZONES_FEED (data/ of this repository)"
+      { sed 's/^/ntas\x1f/' "$ZONES_NTAS" && sed 's/^/feed\x1f/' "$ZONES_FEED"; } |
+        sql -v zones="$ZONES" -f "$BENCH_DIR/sql/zones.sql" >/dev/null ;;
+    *) die "unknown data set '$ds' (seed1, seed2, world, worldcat, cities, zones)" ;;
   esac
   [[ $ds == worldcat ]] || sql -c "VACUUM ANALYZE $ds" >/dev/null # worldcat is a view
+  if [[ $ds == zones ]]; then
+    sql -c "VACUUM ANALYZE zone_probes" >/dev/null
+    step "data: zones loaded: $(sql -c "SELECT count(*) FROM zones") zones ($(sql -c "SELECT pg_size_pretty(pg_total_relation_size('zones'))")), $(sql -c "SELECT count(*) FROM zone_probes") probes in $(($(now_ms) - t0)) ms"
+    return
+  fi
   step "data: $ds loaded: $(sql -c "SELECT count(*) FROM $ds") points in $(($(now_ms) - t0)) ms"
 }
 
@@ -53,9 +64,20 @@ await_relation() {
 # The index each variant is about. On worldcat (KF) every index also covers
 # the category: multicolumn, (category, position) for GiST (btree_gist; the
 # equality column first is ~8x faster for KF than (position, category)), and
-# (pos, category) for geoidx (position first, as geoidx requires).
+# (pos, category) for geoidx (position first, as geoidx requires). On zones
+# (G1-G3) the column is the polygon, shape; the index keeps the kit's name
+# <table>_pos (the index-use check and builds.csv look for that name).
 variant_index_ddl() {
   local table=$1 variant=$2 ds=${3:-}
+  if [[ $ds == zones ]]; then
+    case $variant in
+      gist_geog) echo "CREATE INDEX ${table}_pos ON $table USING gist ((shape::geography))" ;;
+      gist_geom) echo "CREATE INDEX ${table}_pos ON $table USING gist (shape)" ;;
+      geoidx | geoidx_cl) echo "CREATE INDEX ${table}_pos ON $table USING geoidx (shape)" ;;
+      *) die "no $variant variant for zones" ;;
+    esac
+    return
+  fi
   if [[ $ds == worldcat ]]; then
     case $variant in
       gist_geog) echo "CREATE INDEX ${table}_pos ON $table USING gist (category, (pos::geography))" ;;
@@ -216,17 +238,21 @@ SQL
   step "data: pg_centres: 200 centres with their page-100 bounds ($(sql -c "SELECT round(avg(bound_geoidx) / 1000) FROM pg_centres") km on average) in $(($(now_ms) - t0)) ms"
 }
 
-# Rebuild the seed-2 indexes in alternation (A B A B), one at a time, so
-# that the build ratio comes from the same run, from quiet builds (the first
-# CREATE INDEX ran beside the other loader), and not from build order.
+# measure_builds DATASET VARIANT...: rebuild the indexes of DATASET's
+# variant tables (seed-2 for BUILD, zones for G) in alternation (A B A B),
+# one at a time, so that the build ratio comes from the same run, from quiet
+# builds (the first CREATE INDEX ran beside the other loader), and not from
+# build order.
 measure_builds() {
-  local round v ms variants=("$@")
+  local ds=$1 round v ms
+  shift
+  local variants=("$@")
   for ((round = 1; round <= ROUNDS; round++)); do
     for v in "${variants[@]}"; do
-      [[ $(sql -c "SELECT to_regclass('seed2_${v}_pos') IS NOT NULL") == t ]] || continue
-      ms=$(sql_timed "REINDEX INDEX seed2_${v}_pos")
-      record_build seed2 "seed2_$v" "$v" reindex "$round" "$ms"
-      step "build: seed2_$v round $round: ${ms%.*} ms"
+      [[ $(sql -c "SELECT to_regclass('${ds}_${v}_pos') IS NOT NULL") == t ]] || continue
+      ms=$(sql_timed "REINDEX INDEX ${ds}_${v}_pos")
+      record_build "$ds" "${ds}_$v" "$v" reindex "$round" "$ms"
+      step "build: ${ds}_$v round $round: ${ms%.*} ms"
     done
   done
 }

@@ -133,6 +133,90 @@ FROM got, ref;
 SQL
 }
 
+# G1-G3 (zones): for 20 probes spread over every copy of NYC (ids 1 + i (n -
+# 1) / 19: the first, the last and 18 between), geoidx's answer on
+# zones_geoidx must equal PostGIS geography's, each query written as the
+# pgbench scripts write it (the probe read by primary key: a parameter of the
+# index scan). G1: the ids of the zones covering the probe vs ST_Covers
+# (geography); G2: the ids within 500 m vs ST_DWithin (geography); G3: the 3
+# nearest by <~> vs the 3 smallest ST_Distance (geography), compared by
+# distances (a probe on a shared border has two zones at 0 m), and <~> must
+# equal ST_Distance within 1e-6 m. The reference is zones_gist_geog (PostGIS's
+# own index: a sequential scan of the 10,000 polygons takes ~5 s per probe);
+# without it, the base table with a planar prefilter, bench_dwithin_box(probe,
+# r + 10 km) (the margin covers the bulge of geodesic edges beyond the
+# vertices' box: ~2 m for a 10 km edge at latitude 40, where NTA edges are at
+# most a few km). G3's reference looks within the largest ST_Distance of
+# geoidx's 3 rows: the true 3rd nearest is no farther than any 3 zones, so
+# that radius holds it. One line per workload; the guard fails if no probe
+# had any zone in its answer (nothing compared).
+# The probes: zone_probes ids, spread.
+guard_zone_probes() {
+  local n i
+  n=$(sql -c "SELECT count(*) FROM zone_probes")
+  for ((i = 0; i < 20; i++)); do echo $((1 + i * (n - 1) / 19)); done
+}
+# The reference relation and prefilter for radius R (metres) around PT.
+guard_zone_ref() { # r (metres, an SQL expression) -> "table|prefilter" (PT: the probe, substituted later)
+  if guard_table_exists zones_gist_geog; then
+    echo "zones_gist_geog|true"
+  else
+    echo "zones|shape && bench_dwithin_box(PT, $1 + 10000)"
+  fi
+}
+guard_zones_set() { # label got_predicate ref_predicate r (PT: the probe)
+  local label=$1 got=$2 refp=$3 r=$4 ref pre p pt rows=""
+  IFS='|' read -r ref pre <<<"$(guard_zone_ref "$r")"
+  for p in $(guard_zone_probes); do
+    pt="(SELECT pos FROM zone_probes WHERE id = $p)"
+    rows+="${rows:+ UNION ALL }SELECT $p AS p,
+  (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM zones_geoidx WHERE ${got//PT/$pt}) AS got,
+  (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM $ref WHERE ${pre//PT/$pt} AND ${refp//PT/$pt}) AS ref
+"
+  done
+  sql <<SQL
+WITH r AS ($rows)
+SELECT '$label',
+       bool_and(got = ref) AND count(*) FILTER (WHERE cardinality(ref) > 0) > 0,
+       format('%s probes, %s differ%s; %s probes with zones, %s zones in all (reference: $ref)',
+              count(*), count(*) FILTER (WHERE got <> ref),
+              coalesce(' (probes ' || string_agg(p::text, ',') FILTER (WHERE got <> ref) || ')', ''),
+              count(*) FILTER (WHERE cardinality(ref) > 0), sum(cardinality(ref)))
+FROM r;
+SQL
+}
+guard_zones_knn() { # label k
+  local label=$1 k=$2 ref pre p pt rows=""
+  IFS='|' read -r ref pre <<<"$(guard_zone_ref "got.reach + 0.001")"
+  for p in $(guard_zone_probes); do
+    pt="(SELECT pos FROM zone_probes WHERE id = $p)"
+    # the reference radius: the largest ST_Distance of geoidx's k rows (+ 1 mm)
+    rows+="${rows:+ UNION ALL }SELECT $p AS p, got.ds AS got, got.err, got.n,
+  (SELECT array_agg(round(d::numeric, 4) ORDER BY d)
+   FROM (SELECT ST_Distance(s.shape::geography, $pt::geography) AS d FROM $ref s
+          WHERE ${pre//PT/$pt}
+            AND ST_DWithin(s.shape::geography, $pt::geography, got.reach + 0.001)
+          ORDER BY 1 LIMIT $k) q) AS ref
+FROM (SELECT array_agg(round(d::numeric, 4) ORDER BY n) AS ds, max(abs(d - dg)) AS err,
+             max(dg) AS reach, count(*) AS n
+      FROM (SELECT d, dg, row_number() OVER () AS n
+            FROM (SELECT s.shape <~> $pt AS d, ST_Distance(s.shape::geography, $pt::geography) AS dg
+                  FROM zones_geoidx s ORDER BY s.shape <~> $pt LIMIT $k) q0) q) got
+"
+  done
+  sql <<SQL
+WITH r AS ($rows)
+SELECT '$label',
+       bool_and(coalesce(got = ref AND n = $k AND err < 1e-6, false)),
+       format('%s probes, %s differ%s; max |<~> - ST_Distance| = %s m; farthest 3rd zone %s m (reference: $ref)',
+              count(*), count(*) FILTER (WHERE NOT coalesce(got = ref AND n = $k AND err < 1e-6, false)),
+              coalesce(' (probes ' || string_agg(p::text, ',')
+                         FILTER (WHERE NOT coalesce(got = ref AND n = $k AND err < 1e-6, false)) || ')', ''),
+              max(err), max(got[$k]))
+FROM r;
+SQL
+}
+
 # Is the KF category / the PG bound an index condition of the geoidx scan?
 # (warn only). For PG also with a generic plan (-M prepared runs those after
 # five executions): the bound is then a parameter, not a constant.
@@ -210,6 +294,13 @@ run_guard() {
         guard_pg "PG world_geoidx page 100 (pg_centres $c)" "$c"
       done
     fi
+    if guard_table_exists zones_geoidx; then
+      guard_zones_set "G1 zones_geoidx covers (20 probes)" "geoidx_covers(shape, PT)" \
+        "ST_Covers(shape::geography, PT::geography)" 0
+      guard_zones_set "G2 zones_geoidx within 500 m (20 probes)" "geoidx_dwithin(shape, PT, 500)" \
+        "ST_DWithin(shape::geography, PT::geography, 500)" 500
+      guard_zones_knn "G3 zones_geoidx 3 nearest (20 probes)" 3
+    fi
   ) || die "guard: a guard query failed (is geoidx's SQL surface as documented?)"
   local label ok detail bad=0
   while IFS='|' read -r label ok detail; do
@@ -229,6 +320,14 @@ run_guard() {
   guard_table_exists worldcat_geoidx && guard_plan_cond worldcat_geoidx_pos \
     "SELECT id FROM worldcat_geoidx WHERE category = 7 ORDER BY pos <~> ST_SetSRID(ST_MakePoint(112, -7), 4326) LIMIT 10" \
     "the category"
+  if guard_table_exists zones_geoidx; then
+    local q
+    for q in "WHERE geoidx_covers(shape, (SELECT pos FROM zone_probes WHERE id = 1))" \
+      "WHERE geoidx_dwithin(shape, (SELECT pos FROM zone_probes WHERE id = 1), 500)" \
+      "ORDER BY shape <~> (SELECT pos FROM zone_probes WHERE id = 1) LIMIT 3"; do
+      guard_plan_uses zones_geoidx_pos "SELECT id FROM zones_geoidx $q"
+    done
+  fi
   if ((GEOIDX_BEYOND)) && guard_table_exists pg_centres && guard_table_exists world_geoidx; then
     guard_plan_cond world_geoidx_pos \
       "SELECT id FROM world_geoidx WHERE pos <~> ST_SetSRID(ST_MakePoint(112, -7), 4326) > 400000 ORDER BY pos <~> ST_SetSRID(ST_MakePoint(112, -7), 4326) LIMIT 10" \

@@ -42,3 +42,13 @@ pgb_log_percentiles() {
          { v[++n] = $2 }
          END { flush() }'
 }
+
+# p50, p95 and p99 of per-transaction logs (-l), every file and script
+# pooled: prints "count p50_ms p95_ms p99_ms" (nothing for no transactions).
+# Failed transactions (time "failed") are left out.
+pgb_log_quantiles() {
+  awk '$3 ~ /^[0-9]+$/ { print $3 }' "$@" | sort -n |
+    awk 'function pos(p,  i) { i = int(p * n + 0.999999); return i < 1 ? 1 : i }
+         { v[++n] = $1 }
+         END { if (n) printf "%d %.3f %.3f %.3f\n", n, v[pos(0.5)] / 1000, v[pos(0.95)] / 1000, v[pos(0.99)] / 1000 }'
+}

@@ -11,6 +11,7 @@ declare -A WL_DATASET=(
   [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2_limit]=seed2 [k1_limit]=world [r2]=seed2
   [k1_world_10]=world [k1_world_100]=world [k1_cities_10]=cities [k1_cities_100]=cities
   [kf]=worldcat [pg]=world
+  [g1_covers]=zones [g2_dwithin]=zones [g3_knn]=zones
 )
 declare -A WL_TITLE=(
   [t]="T SELECT 1" [r1_ids]="R1 200 km ids" [r1_count]="R1 200 km count(*)"
@@ -19,6 +20,8 @@ declare -A WL_TITLE=(
   [k1_world_10]="K1 world k=10" [k1_world_100]="K1 world k=100"
   [k1_cities_10]="K1 cities k=10" [k1_cities_100]="K1 cities k=100"
   [kf]="KF 1% category k=10" [pg]="PG page 100 of 10 rows"
+  [g1_covers]="G1 zone covering a point" [g2_dwithin]="G2 zones within 500 m"
+  [g3_knn]="G3 3 nearest zones"
 )
 declare -A WL_FULL=(
   [t]="select1"
@@ -34,6 +37,9 @@ declare -A WL_FULL=(
   [k1_cities_100]="gist_geog gist_geom geoidx"
   [kf]="gist_geog gist_geom geoidx"
   [pg]="gist_geog gist_offset gist_p1 geoidx geoidx_p1"
+  [g1_covers]="gist_geog gist_geom geoidx"
+  [g2_dwithin]="gist_geog gist_geom geoidx"
+  [g3_knn]="gist_geog gist_geom geoidx"
 )
 # The default (<= 5 minutes) run: the variants the targets are about.
 declare -A WL_SHORT=(
@@ -48,8 +54,23 @@ declare -A WL_SHORT=(
   [k1_cities_10]="gist_geog geoidx"
   [kf]="gist_geog geoidx"
   [pg]="gist_offset geoidx geoidx_p1"
+  [g1_covers]="gist_geog gist_geom geoidx"
+  [g2_dwithin]="gist_geog geoidx"
+  [g3_knn]="gist_geog geoidx"
 )
-WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg)
+WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
+  g1_covers g2_dwithin g3_knn)
+# Workloads whose per-transaction latencies are logged (pgbench -l) and
+# reported as p50/p95/p99 (latency.csv): G1, as the geofencing issue asks.
+declare -A WL_LATENCY=([g1_covers]=1)
+
+# Extra pgbench arguments of a workload: the zones workloads draw a random
+# probe id in 1..nprobes (the size of zone_probes, which --zones sets).
+wl_pgbench_vars() {
+  case ${WL_DATASET[$1]} in
+    zones) echo "-D nprobes=$ZONE_PROBES" ;;
+  esac
+}
 
 # Script variants that are another formulation on the same table and index
 # (PG: page 1, and GiST's OFFSET form) -> the variant whose table they read.
@@ -76,14 +97,19 @@ workload_group_members() {
     k1) echo "k1_world_10 k1_cities_10 k1_world_100 k1_cities_100" ;;
     kf) echo "kf" ;;
     pg) echo "pg" ;;
+    g) echo "g1_covers g2_dwithin g3_knn" ;;
+    g1) echo "g1_covers" ;;
+    g2) echo "g2_dwithin" ;;
+    g3) echo "g3_knn" ;;
     w1 | m1 | build) ;;
-    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, W1, M1, BUILD)" ;;
+    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3), W1, M1, BUILD)" ;;
   esac
 }
 
 # Variants of workload $1 that this run measures (mode: full or short,
-# geoidx installed or not, and whether it has what KF and PG are about: a
-# multicolumn geoidx index, and "<~> > bound" as an index condition).
+# geoidx installed or not, and whether it has what KF, PG and G are about: a
+# multicolumn geoidx index, "<~> > bound" as an index condition, and an index
+# on polygons with geoidx_covers).
 wl_variants() {
   local w=$1 v out=()
   local list=${WL_SHORT[$w]-}
@@ -92,6 +118,7 @@ wl_variants() {
     [[ $v == geoidx* ]] && ((GEOIDX == 0)) && continue
     [[ $w == kf && $v == geoidx* ]] && ((GEOIDX_MULTICOL == 0)) && continue
     [[ $w == pg && $v == geoidx ]] && ((GEOIDX_BEYOND == 0)) && continue
+    [[ ${WL_DATASET[$w]} == zones && $v == geoidx* ]] && ((GEOIDX_SHAPES == 0)) && continue
     [[ $v == redis ]] && ! in_list redis "$COMPARATORS" && continue
     out+=("$v")
   done
@@ -122,8 +149,15 @@ variant_table_name() {
 # One measurement, appended to runs.csv.
 measure_one() {
   local w=$1 v=$2 transport=$3 mode=$4 clients=$5 round=$6
-  local table before after used=- res tps lat failed=0
+  local table before after used=- res tps lat failed=0 extra=() ldir
   local log="$RESULTS_DIR/logs/${w}_${v}_${transport}_${mode}_c${clients}_r${round}.log"
+  read -r -a extra <<<"$(wl_pgbench_vars "$w")"
+  if [[ -n ${WL_LATENCY[$w]-} ]]; then
+    # per-transaction log (one file per pgbench thread), for latency.csv
+    ldir="$RESULTS_DIR/latency-logs/$w/${v}_${transport}_${mode}_c${clients}"
+    mkdir -p "$ldir"
+    extra+=(-l "--log-prefix=$ldir/r$round")
+  fi
   table=$(variant_table_name "$w" "$v")
   [[ -n $table ]] && before=$(idx_scans "$table")
   if [[ $v == redis ]]; then
@@ -134,7 +168,7 @@ measure_one() {
     read -r tps lat <<<"$res"
   else
     res=$(pgb_run "$log" "$transport" "$mode" "$clients" "$DURATION" \
-      -f "$BENCH_DIR/workloads/$w/$v.sql") || {
+      "${extra[@]}" -f "$BENCH_DIR/workloads/$w/$v.sql") || {
       warn "$w $v failed (see $log)"
       return
     }
@@ -174,6 +208,32 @@ run_read_workloads() {
             for v in "${variants[@]}"; do
               measure_one "$w" "$v" "$transport" "$mode" "$clients" "$round"
             done
+          done
+        done
+      done
+    done
+  done
+  latency_percentiles "$@"
+}
+
+# latency.csv ($LATENCY_CSV, named by bench/run): p50/p95/p99 per workload
+# of WL_LATENCY, variant, transport, mode and clients, from pgbench's
+# per-transaction logs, all rounds pooled (more samples for p99).
+latency_percentiles() {
+  local w v mode clients transport dir n p50 p95 p99
+  echo "workload,variant,transport,mode,clients,transactions,p50_ms,p95_ms,p99_ms" >"$LATENCY_CSV"
+  for w in "$@"; do
+    [[ -n ${WL_LATENCY[$w]-} ]] || continue
+    for v in $(wl_variants "$w"); do
+      for mode in ${MODES//,/ }; do
+        for clients in ${CLIENTS//,/ }; do
+          for transport in ${TRANSPORTS//,/ }; do
+            dir="$RESULTS_DIR/latency-logs/$w/${v}_${transport}_${mode}_c${clients}"
+            compgen -G "$dir/r*" >/dev/null || continue
+            read -r n p50 p95 p99 <<<"$(pgb_log_quantiles "$dir"/r*)"
+            [[ -n ${n:-} ]] || continue
+            printf '%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$w" "$v" "$transport" "$mode" "$clients" \
+              "$n" "$p50" "$p95" "$p99" >>"$LATENCY_CSV"
           done
         done
       done

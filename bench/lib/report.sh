@@ -114,6 +114,17 @@ m1_table() {
   tail -n +2 "$M1_CSV" | awk -F, '{ printf "| %s | %s %% | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }'
 }
 
+# p50/p95/p99 from the per-transaction logs (WL_LATENCY workloads: G1).
+latency_table() {
+  [[ -s $LATENCY_CSV ]] && (($(wc -l <"$LATENCY_CSV") > 1)) || return 0
+  echo "| workload | variant | transport | mode | cl | transactions | p50 ms | p95 ms | p99 ms |"
+  echo "|---|---|---|---|---:|---:|---:|---:|---:|"
+  local w v tr mo cl n p50 p95 p99
+  while IFS=, read -r w v tr mo cl n p50 p95 p99; do
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(title_of "$w")" "$v" "$tr" "$mo" "$cl" "$n" "$p50" "$p95" "$p99"
+  done < <(tail -n +2 "$LATENCY_CSV")
+}
+
 m1_p99() { # variant pct op
   awk -F, -v v="$1" -v p="$2" -v o="$3" '$1 == v && $2 == p && $3 == o { print $6 }' "$M1_CSV" 2>/dev/null
 }
@@ -171,6 +182,19 @@ targets_table() {
     r=$(ratio "$(tps_of pg gist_p1 "$t" "$m" "$c")" "$best")
     [[ -n $r ]] && printf '| %s | %s | | |\n' "PG GiST: best page-100 cost / page-1 cost (information)" "$r"
   fi
+  # G1-G3: geofencing on zones (polygons)
+  r=$(ratio "$(tps_of g1_covers geoidx "$t" "$m" "$c")" "$(tps_of g1_covers gist_geog "$t" "$m" "$c")")
+  row "G1 covers: geoidx / GiST(geography) ST_Covers" "$r" ">=" 40
+  r=$(ratio "$(tps_of g1_covers geoidx "$t" "$m" "$c")" "$(tps_of g1_covers gist_geom "$t" "$m" "$c")")
+  row "G1 covers: geoidx / planar GiST ST_Contains" "$r" ">=" 1
+  r=$(ratio "$(tps_of g2_dwithin geoidx "$t" "$m" "$c")" "$(tps_of g2_dwithin gist_geog "$t" "$m" "$c")")
+  row "G2 within 500 m: geoidx / GiST(geography) ST_DWithin" "$r" ">=" 20
+  r=$(ratio "$(tps_of g2_dwithin geoidx "$t" "$m" "$c")" "$(tps_of g2_dwithin gist_geom "$t" "$m" "$c")")
+  [[ -n $r ]] && printf '| %s | %s | | |\n' "G2: geoidx / planar GiST box + ST_DWithin(geography) (information)" "$r"
+  r=$(ratio "$(tps_of g3_knn geoidx "$t" "$m" "$c")" "$(tps_of g3_knn gist_geog "$t" "$m" "$c")")
+  row "G3 3 nearest: geoidx / GiST(geography) <-> (sphere)" "$r" ">=" 20
+  r=$(ratio "$(tps_of g3_knn geoidx "$t" "$m" "$c")" "$(tps_of g3_knn gist_geom "$t" "$m" "$c")")
+  [[ -n $r ]] && printf '| %s | %s | | |\n' "G3: geoidx / planar GiST <-> (information: degrees, not metres)" "$r"
   r=$(ratio "$(tps_of r2 geoidx "$t" "$m" "$c")" "$(tps_of r2 gist_geog "$t" "$m" "$c")")
   row "R2: geoidx / GiST(geography)" "$r" ">=" 2
   g1=$(tps_of r2 gist_geog "$t" "$m" "$c")
@@ -205,6 +229,16 @@ targets_table() {
   row "build time on seed-2: geoidx / GiST(geometry)" "$r" "<=" 0.7
   r=$(ratio "$(build_bytes seed2_geoidx)" "$(build_bytes seed2_gist_geom)")
   row "index size on seed-2: geoidx / GiST(geometry)" "$r" "<=" 0.7
+  # polygon index builds on zones (the geofencing issue asks for the numbers)
+  local gv gn
+  for gv in gist_geom gist_geog; do
+    gn="GiST(geometry)"
+    [[ $gv == gist_geog ]] && gn="GiST(geography)"
+    r=$(ratio "$(build_median_ms zones_geoidx)" "$(build_median_ms "zones_$gv")")
+    [[ -n $r ]] && printf '| %s | %s | | |\n' "build time on zones: geoidx / $gn (information)" "$r"
+    r=$(ratio "$(build_bytes zones_geoidx)" "$(build_bytes "zones_$gv")")
+    [[ -n $r ]] && printf '| %s | %s | | |\n' "index size on zones: geoidx / $gn (information)" "$r"
+  done
   for w in r1_ids r1_count r2; do
     r=$(ratio "$(tps_of "$w" geoidx_cl "$t" "$m" "$c")" "$(tps_of "$w" geoidx "$t" "$m" "$c")")
     [[ -n $r ]] && printf '| %s: CLUSTER USING geoidx / unclustered (information) | %s | | |\n' "$(title_of "$w")" "$r"
@@ -299,7 +333,7 @@ write_report() {
     echo "## Index builds"
     echo
     echo "create: the first CREATE INDEX, timed while the other loader ran on the other core."
-    echo "reindex: REINDEX of the seed-2 indexes, alternated and one at a time: the build target uses these."
+    echo "reindex: REINDEX of the seed-2 (and zones) indexes, alternated and one at a time: the build target uses these."
     echo
     builds_table
     echo
@@ -311,7 +345,11 @@ write_report() {
     echo
     m1_table
     echo
-    echo "Files: runs.csv (every run), summary.csv (medians), builds.csv, w1_sizes.csv, m1.csv, chart.png, logs/."
+    echo "## Latency percentiles (pgbench per-transaction log, all rounds pooled)"
+    echo
+    latency_table
+    echo
+    echo "Files: runs.csv (every run), summary.csv (medians), builds.csv, w1_sizes.csv, m1.csv, latency.csv, chart.png, logs/, latency-logs/."
   } >"$RESULTS_MD"
   make_chart
 }
