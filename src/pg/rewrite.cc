@@ -175,20 +175,20 @@ rewrite_not(const GeoidxCatalog &o, BoolExpr *b)
 }
 
 /*
- * Return whether attno is a key column after the point of a geoidx index of the table
- * and a key column of no other index, on a table without partial indexes. Read from the relcache
- * and syscache, not from the planner's index list: a partitioned table's (partitioned) indexes are
- * not in it, and its partitions inherit the rewrite from it.
+ * Call visit(am, index tuple) for each index of the table, read from the
+ * relcache and syscache, not from the planner's index list: a partitioned
+ * table's (partitioned) indexes are not in it, and its partitions inherit the
+ * rewrites from it.
  */
-bool
-geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
+template <class Visit>
+void
+each_index(Oid relid, Visit visit)
 {
 	Relation r = RelationIdGetRelation(relid);
 	if (r == NULL)
-		return false;
+		return;
 	List *indexes = RelationGetIndexList(r);
 	RelationClose(r);
-	bool in_geoidx = false, elsewhere = false;
 	ListCell *lc;
 	foreach (lc, indexes)
 	{
@@ -201,24 +201,39 @@ geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 		HeapTuple itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(ix));
 		if (!HeapTupleIsValid(itup))
 			continue;
-		Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
-		/*
-		 * A partial index's predicate is proved from the conditions as written
-		 * (flag, cat IN (...)); a rewritten one might no longer prove it.
-		 */
-		if (!heap_attisnull(itup, Anum_pg_index_indpred, NULL))
-			elsewhere = true;
-		for (int k = 0; k < form->indnkeyatts; k++)
-			if (form->indkey.values[k] == attno)
-			{
-				if (am == o.geoidx_am && k > 0)
-					in_geoidx = true;
-				else
-					elsewhere = true;
-			}
+		visit(am, itup);
 		ReleaseSysCache(itup);
 	}
 	list_free(indexes);
+}
+
+/*
+ * Return whether attno is a key column after the point of a geoidx index of the table
+ * and a key column of no other index, on a table without partial indexes.
+ */
+bool
+geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
+{
+	bool in_geoidx = false, elsewhere = false;
+	each_index(relid,
+			   [&](Oid am, HeapTuple itup)
+			   {
+				   Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
+				   /*
+					* A partial index's predicate is proved from the conditions as written
+					* (flag, cat IN (...)); a rewritten one might no longer prove it.
+					*/
+				   if (!heap_attisnull(itup, Anum_pg_index_indpred, NULL))
+					   elsewhere = true;
+				   for (int k = 0; k < form->indnkeyatts; k++)
+					   if (form->indkey.values[k] == attno)
+					   {
+						   if (am == o.geoidx_am && k > 0)
+							   in_geoidx = true;
+						   else
+							   elsewhere = true;
+					   }
+			   });
 	return in_geoidx && !elsewhere;
 }
 
@@ -310,32 +325,15 @@ rewrite_condition(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid, b
 bool
 leads_geoidx_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 {
-	Relation r = RelationIdGetRelation(relid);
-	if (r == NULL)
-		return false;
-	List *indexes = RelationGetIndexList(r);
-	RelationClose(r);
 	bool found = false;
-	ListCell *lc;
-	foreach (lc, indexes)
-	{
-		Oid ix = lfirst_oid(lc);
-		HeapTuple ctup = SearchSysCache1(RELOID, ObjectIdGetDatum(ix));
-		if (!HeapTupleIsValid(ctup))
-			continue;
-		bool geoidx = ((Form_pg_class) GETSTRUCT(ctup))->relam == o.geoidx_am;
-		ReleaseSysCache(ctup);
-		if (!geoidx)
-			continue;
-		HeapTuple itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(ix));
-		if (!HeapTupleIsValid(itup))
-			continue;
-		Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
-		if (form->indnkeyatts > 0 && form->indkey.values[0] == attno)
-			found = true;
-		ReleaseSysCache(itup);
-	}
-	list_free(indexes);
+	each_index(relid,
+			   [&](Oid am, HeapTuple itup)
+			   {
+				   Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
+				   if (am == o.geoidx_am && form->indnkeyatts > 0 &&
+					   form->indkey.values[0] == attno)
+					   found = true;
+			   });
 	return found;
 }
 

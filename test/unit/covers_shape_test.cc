@@ -95,29 +95,11 @@ TEST(CoversShape, AnswersAsThePreparedPolygonsOfTheNYCTest)
 	const std::vector<Shape> ntas = GeoJson(text.str()).shapes();
 	ASSERT_EQ(ntas.size(), 195u);
 
-	std::ifstream in(GEOIDX_UNIT_DATA "/nyc_covers.txt");
-	ASSERT_TRUE(in);
-	std::vector<LonLat> probes, places;
-	std::set<std::tuple<int, int, int>> covered;
-	std::string line;
-	while (std::getline(in, line))
-	{
-		std::istringstream f(line);
-		std::string tag;
-		f >> tag;
-		if (tag == "q" || tag == "t")
-		{
-			LonLat p;
-			f >> p.lon >> p.lat;
-			(tag == "q" ? probes : places).push_back(p);
-		}
-		else if (tag == "c")
-		{
-			int t, n, q;
-			f >> t >> n >> q;
-			covered.insert({t, n, q});
-		}
-	}
+	NycCovers nyc;
+	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &nyc))
+		<< "no " GEOIDX_UNIT_DATA "/nyc_covers.txt";
+	const std::vector<LonLat> &probes = nyc.probes, &places = nyc.places;
+	const std::set<std::tuple<int, int, int>> &covered = nyc.covered;
 	ASSERT_EQ(places.size(), 4u);
 
 	long asked = 0, differ = 0, wrong = 0, decided = 0, inside = 0;

@@ -9,6 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -115,6 +119,46 @@ private:
 	const std::string &s_;
 	size_t pos_ = 0;
 };
+
+/*
+ * PostGIS's answers of test/unit/data/make_nyc_covers.py: the probes, the
+ * places the neighbourhoods were moved to, and the (place, neighbourhood,
+ * probe) triples PostGIS says are covered.
+ */
+struct NycCovers
+{
+	std::vector<LonLat> probes;
+	std::vector<LonLat> places;
+	std::set<std::tuple<int, int, int>> covered;
+};
+
+inline bool
+load_nyc_covers(const char *path, NycCovers *out)
+{
+	std::ifstream in(path);
+	if (!in)
+		return false;
+	std::string line;
+	while (std::getline(in, line))
+	{
+		std::istringstream f(line);
+		std::string tag;
+		f >> tag;
+		if (tag == "q" || tag == "t")
+		{
+			LonLat p;
+			f >> p.lon >> p.lat;
+			(tag == "q" ? out->probes : out->places).push_back(p);
+		}
+		else if (tag == "c")
+		{
+			int t, n, q;
+			f >> t >> n >> q;
+			out->covered.insert({t, n, q});
+		}
+	}
+	return true;
+}
 
 /* What PostGIS's ll2cart makes of a coordinate the geography cast has normalised. */
 inline Vec3
