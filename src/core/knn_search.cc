@@ -183,13 +183,7 @@ knn_add_chunk(KnnSearch *s, const SearchChunk &chunk, const Box3 &chunk_box, con
 void
 knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind)
 {
-	SearchItem c{};
-	c.dist = kInf;
-	c.kind = ItemKind::exact;
-	c.row_kind = row_kind;
-	c.payload = payload;
-	c.row = row;
-	heap_push(&s->heap, c);
+	knn_push_bound(s, row, payload, row_kind, kInf, false);
 }
 
 void

@@ -122,16 +122,6 @@ box_margin(const Box3 &b)
 }
 
 inline double
-box_enlargement(const Box3 &b, const Vec3 &v)
-{
-	if (box_is_empty(b))
-		return 0.0;
-	Box3 e = b;
-	box_extend(&e, v);
-	return box_margin(e) - box_margin(b);
-}
-
-inline double
 box_enlargement(const Box3 &b, const Box3 &o)
 {
 	if (box_is_empty(b))
@@ -139,6 +129,12 @@ box_enlargement(const Box3 &b, const Box3 &o)
 	Box3 e = b;
 	box_extend(&e, o);
 	return box_margin(e) - box_margin(b);
+}
+
+inline double
+box_enlargement(const Box3 &b, const Vec3 &v)
+{
+	return box_enlargement(b, box_of(v));
 }
 
 inline Vec3

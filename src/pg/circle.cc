@@ -308,15 +308,12 @@ shape_within_circle(FunctionCallInfo fcinfo, const GeoidxCircle *c)
 		PG_RETURN_BOOL(geoidx::classify_region(t, box) != geoidx::Verdict::outside);
 	}
 	Datum centre = geoidx_point_datum(c->lon, c->lat, false, true);
-	/* a centre well inside a polygon: PostGIS's distance is 0 */
-	bool inside = geoidx_prepared_covers(shape, what, centre, kCircleWhat) == 1;
 	Datum r;
 	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
 	{
 		bool point_first = (c->flags & GEOIDX_CIRCLE_POINT_FIRST) != 0;
-		int fast = inside ? 1
-						  : geoidx_prepared_dwithin(shape, what, centre, kCircleWhat, c->radius,
-													c->use_spheroid != 0);
+		int fast = geoidx_prepared_dwithin(shape, what, centre, kCircleWhat, c->radius,
+										   c->use_spheroid != 0);
 		if (fast >= 0)
 			PG_RETURN_BOOL((mode == (int) geoidx::RegionMode::within) == (fast == 1));
 		geoidx_postgis_call(GEOIDX_PG_DWITHIN, point_first ? shape : centre,
@@ -326,9 +323,9 @@ shape_within_circle(FunctionCallInfo fcinfo, const GeoidxCircle *c)
 		PG_RETURN_BOOL(mode == (int) geoidx::RegionMode::within ? in : !in);
 	}
 	double d, x = c->radius, lo, hi;
-	/* the comparison decided by the prepared polygon's bounds of the distance, NaN aside */
-	if (!std::isnan(x) &&
-		geoidx_prepared_distance_bounds(shape, what, centre, kCircleWhat, true, &lo, &hi))
+	/* the comparison decided by the prepared polygon's bounds of the distance (a NaN bound never
+	 * is) */
+	if (geoidx_prepared_distance_bounds(shape, what, centre, kCircleWhat, true, &lo, &hi))
 	{
 		int verdict = -1;
 		switch ((geoidx::RegionMode) mode)
@@ -349,13 +346,9 @@ shape_within_circle(FunctionCallInfo fcinfo, const GeoidxCircle *c)
 		if (verdict >= 0)
 			PG_RETURN_BOOL(verdict == 1);
 	}
-	if (inside)
-		d = 0.0;
-	else if (!geoidx_postgis_call(GEOIDX_PG_DISTANCE, shape, what, centre, kCircleWhat, 0.0, true,
-								  &r))
+	if (!geoidx_postgis_call(GEOIDX_PG_DISTANCE, shape, what, centre, kCircleWhat, 0.0, true, &r))
 		PG_RETURN_NULL();
-	else
-		d = DatumGetFloat8(r);
+	d = DatumGetFloat8(r);
 	switch ((geoidx::RegionMode) mode)
 	{
 		case geoidx::RegionMode::dist_gt:
