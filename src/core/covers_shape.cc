@@ -189,14 +189,39 @@ arc_point_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p)
 	return ends;
 }
 
-void
-cover_shape_boundary_angles(const CoverShape &s, const Vec3 &p, double *lo_out, double *hi_out)
+namespace
 {
-	double lo = M_PI, hi = M_PI;
-	for (uint32_t i = 0; i < s.npolygons; i++)
+
+/* The lower and upper bounds of the angle from p to edge a-b, its rounding included. */
+void
+edge_angles(const Vec3 &a, const Vec3 &b, const Vec3 &p, double *e_lo, double *e_hi)
+{
+	const double len = vec_angle(a, b);
+	const double ends = std::min(vec_angle(p, a), vec_angle(p, b));
+	if (len < 1e-7)
+	{
+		*e_lo = std::max(0.0, ends - len);
+		*e_hi = ends;
+		return;
+	}
+	const double g = arc_point_angle(a, b, p);
+	const double err = 1e-15 + 4e-16 / len;
+	*e_lo = std::max(0.0, g - err);
+	*e_hi = std::min(ends, g + err);
+}
+
+/*
+ * Lower *lo and *hi to the bounds of every edge nearer p than *lo can be (a
+ * chunk whose box lies farther is skipped); stop once *lo < stop_below.
+ */
+void
+boundary_walk(const CoverShape &s, const Vec3 &p, double *lo_io, double *hi_io, double stop_below)
+{
+	double lo = *lo_io, hi = *hi_io;
+	for (uint32_t i = 0; i < s.npolygons && lo >= stop_below; i++)
 	{
 		const CoverPolygon &poly = s.polygons[i];
-		for (uint32_t r = 0; r < poly.nrings; r++)
+		for (uint32_t r = 0; r < poly.nrings && lo >= stop_below; r++)
 		{
 			const RingVectors &ring = s.rings[poly.first_ring + r];
 			if (ring.n == 1)
@@ -205,7 +230,7 @@ cover_shape_boundary_angles(const CoverShape &s, const Vec3 &p, double *lo_out, 
 				hi = std::min(hi, vec_angle(p, ring.v[0]));
 			}
 			const uint32_t nchunks = ring_chunk_count(ring.n);
-			for (uint32_t c = 0; c < nchunks; c++)
+			for (uint32_t c = 0; c < nchunks && lo >= stop_below; c++)
 			{
 				/* a chunk's box holds its edges: nothing in it is nearer than the box */
 				if (ring.chunks != nullptr && chord2_to_angle(min_chord2(ring.chunks[c], p)) >= lo)
@@ -213,28 +238,33 @@ cover_shape_boundary_angles(const CoverShape &s, const Vec3 &p, double *lo_out, 
 				const uint32_t end = std::min(ring.n - 1, (c + 1) * kRingChunk);
 				for (uint32_t j = c * kRingChunk; j < end; j++)
 				{
-					const Vec3 &a = ring.v[j], &b = ring.v[j + 1];
-					const double len = vec_angle(a, b);
-					const double ends = std::min(vec_angle(p, a), vec_angle(p, b));
 					double e_lo, e_hi;
-					if (len < 1e-7)
-					{
-						e_lo = std::max(0.0, ends - len);
-						e_hi = ends;
-					}
-					else
-					{
-						const double g = arc_point_angle(a, b, p);
-						const double err = 1e-15 + 4e-16 / len;
-						e_lo = std::max(0.0, g - err);
-						e_hi = std::min(ends, g + err);
-					}
+					edge_angles(ring.v[j], ring.v[j + 1], p, &e_lo, &e_hi);
 					lo = std::min(lo, e_lo);
 					hi = std::min(hi, e_hi);
 				}
 			}
 		}
 	}
+	*lo_io = lo;
+	*hi_io = hi;
+}
+
+} // namespace
+
+bool
+cover_shape_boundary_beyond(const CoverShape &s, const Vec3 &p, double angle)
+{
+	double lo = angle, hi = angle;
+	boundary_walk(s, p, &lo, &hi, angle);
+	return lo >= angle;
+}
+
+void
+cover_shape_boundary_angles(const CoverShape &s, const Vec3 &p, double *lo_out, double *hi_out)
+{
+	double lo = M_PI, hi = M_PI;
+	boundary_walk(s, p, &lo, &hi, -1.0);
 	*lo_out = lo;
 	*hi_out = hi;
 }

@@ -76,6 +76,9 @@ Cover cover_shape_covers(const CoverShape &s, const Vec3 &p);
  */
 void cover_shape_boundary_angles(const CoverShape &s, const Vec3 &p, double *lo, double *hi);
 
+/* Whether every edge lies at least angle (radians) from p, rounding included: lo >= angle above. */
+bool cover_shape_boundary_beyond(const CoverShape &s, const Vec3 &p, double angle);
+
 /* The central angle from p to the great-circle arc a-b (shorter than half a circle), rounded. */
 double arc_point_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p);
 

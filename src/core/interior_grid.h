@@ -1,0 +1,90 @@
+/*
+ * A shape entry's interior summary: which cells of a grid over its box lie
+ * wholly inside the shape, as PostGIS geography's ST_Covers answers it, so
+ * that a scan accepts a point well inside a zone from the index alone, without
+ * reading the zone's geometry.
+ *
+ * The grid is laid over the entry's unpacked box (what the scan sees, so that
+ * both sides compute the same cells from the same bits): of the two axes other
+ * than the one nearest the box's direction (c), over which the sphere is a
+ * graph, the box is cut into na x nb <= 128 cells, each spanning c whole. A
+ * cell is interior when every unit vector in it (widened by kCellSlack, the
+ * rounding of finding a point's cell) is covered:
+ *   - the cell's unit vectors lie where c^2 = 1 - a^2 - b^2 over its
+ *     rectangle, a box that lies in a cap around u, its centre on the sphere;
+ *   - no edge of the shape comes within the cap's radius plus kInteriorMargin
+ *     of u, nor of -u (PostGIS's crossing rule can misjudge a touch at the
+ *     point's antipode), so PostGIS's stab-line parity is the same all over it;
+ *   - some polygon covers u (covers_shape.h decides it, away from rounding) and
+ *     the cap lies inside that polygon's box by more than its slack, since
+ *     PostGIS tests that box first.
+ * Cells are classified in blocks, halving the longer side, so a block far from
+ * every edge costs one test.
+ */
+#pragma once
+
+#include <cstdint>
+
+#include "covers_shape.h"
+#include "pg_free.h"
+#include "sphere_bounds.h"
+
+namespace geoidx
+{
+
+/* Cell i * nb + j is bit (i * nb + j) % 64 of word (i * nb + j) / 64. */
+struct InteriorGrid
+{
+	uint64_t inside[2];  /* every unit vector of the cell is covered */
+	uint64_t outside[2]; /* none is */
+};
+
+constexpr int kGridCells = 128;
+constexpr double kCellSlack = 1e-12;
+constexpr double kInteriorMargin = 1e-8;
+
+/* The cells of a box: axes a and b cut into na and nb equal parts. */
+struct GridFrame
+{
+	Box3 box;
+	int a, b, c; /* c: the axis the sphere is a graph over, a the longer of the others */
+	int na, nb;
+	double step_a, step_b;
+};
+
+GridFrame grid_frame(const Box3 &box);
+
+/* The cell holding v, or -1 when v is outside the box. */
+int grid_cell(const GridFrame &f, const Vec3 &v);
+
+/* The cells that lie wholly inside s, whose (unpacked) box is box. */
+InteriorGrid interior_grid(const CoverShape &s, const Box3 &box);
+
+inline bool
+grid_is_empty(const InteriorGrid &g)
+{
+	return (g.inside[0] | g.inside[1] | g.outside[0] | g.outside[1]) == 0;
+}
+
+inline bool
+grid_bit(const uint64_t *bits, int cell)
+{
+	return cell >= 0 && ((bits[cell / 64] >> (cell % 64)) & 1u) != 0;
+}
+
+/*
+ * What the grid says of ST_Covers(s, v): inside or outside where v's cell is
+ * decided, uncertain where the cell meets an edge (v outside the box: outside).
+ */
+inline Cover
+grid_covers(const InteriorGrid &g, const GridFrame &f, const Vec3 &v)
+{
+	const int cell = grid_cell(f, v);
+	if (cell < 0)
+		return Cover::outside;
+	if (grid_bit(g.inside, cell))
+		return Cover::inside;
+	return grid_bit(g.outside, cell) ? Cover::outside : Cover::uncertain;
+}
+
+} // namespace geoidx

@@ -1,0 +1,293 @@
+/*
+ * The interior grid of interior_grid.h against answers it does not compute:
+ * PostGIS's own ST_Covers for the NYC neighbourhoods moved across the
+ * antimeridian and far south (test/unit/data/nyc_covers.txt), and shapes
+ * whose inside is known in closed form (caps around both poles, a box across
+ * the antimeridian with a hole). A cell the grid calls interior must hold no
+ * point PostGIS leaves uncovered; the grid must also decide most covered
+ * probes, or it would be a summary that summarises nothing.
+ */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include "covers_shape.h"
+#include "interior_grid.h"
+#include "nyc_shapes.h"
+#include "packed_box.h"
+
+namespace
+{
+
+using namespace geoidx;
+using namespace nyc_shapes;
+
+void
+put32(std::vector<uint8_t> *b, uint32_t v)
+{
+	const size_t at = b->size();
+	b->resize(at + 4);
+	std::memcpy(b->data() + at, &v, 4);
+}
+
+void
+put_double(std::vector<uint8_t> *b, double v)
+{
+	const size_t at = b->size();
+	b->resize(at + 8);
+	std::memcpy(b->data() + at, &v, 8);
+}
+
+/* GSERIALIZED v2 (after the varlena header) of a MultiPolygon in SRID 4326, moved by dx, dy. */
+std::vector<uint8_t>
+serialize(const Shape &shape, double dx, double dy)
+{
+	std::vector<uint8_t> b = {0x00, 0x10, 0xE6, 0x40};
+	put32(&b, kMultiPolygonType);
+	put32(&b, static_cast<uint32_t>(shape.size()));
+	for (const Polygon &poly : shape)
+	{
+		put32(&b, kPolygonType);
+		put32(&b, static_cast<uint32_t>(poly.size()));
+		for (const Ring &r : poly)
+			put32(&b, static_cast<uint32_t>(r.size()));
+		if (poly.size() % 2 == 1)
+			put32(&b, 0);
+		for (const Ring &r : poly)
+			for (const LonLat &ll : r)
+			{
+				put_double(&b, ll.lon + dx);
+				put_double(&b, ll.lat + dy);
+			}
+	}
+	return b;
+}
+
+struct Built
+{
+	std::vector<uint64_t> mem;
+	CoverShape shape;
+	Box3 box; /* as an index entry holds it: packed outwards, unpacked */
+	InteriorGrid grid;
+	GridFrame frame;
+};
+
+void
+build(const std::vector<uint8_t> &bytes, Built *out)
+{
+	SerializedHeader h;
+	WalkError err;
+	CoverCounts counts;
+	ASSERT_TRUE(read_serialized_header(bytes.data(), bytes.size(), &h, &err));
+	ASSERT_TRUE(count_cover_shape(bytes.data(), h, &counts, &err));
+	out->mem.assign(cover_shape_bytes(counts) / 8 + 1, 0);
+	ASSERT_TRUE(build_cover_shape(bytes.data(), h, counts, out->mem.data(), &out->shape, &err));
+	Box3 box = box_empty();
+	for (uint32_t i = 0; i < out->shape.npolygons; i++)
+		box_extend(&box, out->shape.polygons[i].box);
+	out->box = unpack_box(pack_box(box));
+	out->grid = interior_grid(out->shape, out->box);
+	out->frame = grid_frame(out->box);
+}
+
+int
+cells(const InteriorGrid &g)
+{
+	return __builtin_popcountll(g.inside[0]) + __builtin_popcountll(g.inside[1]);
+}
+
+TEST(InteriorGrid, FrameCellsCoverTheBoxAndNothingElse)
+{
+	const Box3 box{{0.1, -0.2, 0.9}, {0.3, 0.25, 0.95}};
+	const GridFrame f = grid_frame(box);
+	EXPECT_EQ(f.c, 2); /* the box points up z */
+	EXPECT_EQ(f.a, 1);
+	EXPECT_EQ(f.b, 0);
+	EXPECT_LE(f.na * f.nb, kGridCells);
+	EXPECT_GE(f.na * f.nb, kGridCells - f.na);
+	EXPECT_EQ(grid_cell(f, Vec3{0.1, -0.2, 0.9}), 0);
+	EXPECT_EQ(grid_cell(f, Vec3{0.3, 0.25, 0.95}), f.na * f.nb - 1);
+	EXPECT_EQ(grid_cell(f, Vec3{0.31, 0.0, 0.92}), -1);
+	EXPECT_EQ(grid_cell(f, Vec3{std::nan(""), 0.0, 0.92}), -1);
+	const GridFrame flat = grid_frame(Box3{{0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}});
+	EXPECT_EQ(flat.na * flat.nb, flat.nb);
+	EXPECT_EQ(grid_cell(flat, Vec3{0.5, 0.5, 0.5}), 0);
+}
+
+TEST(InteriorGrid, NeverCallsAPointInsideThatPostGISLeavesUncovered)
+{
+	std::ifstream geo(GEOIDX_UNIT_DATA "/../../../data/gofence-profiling/nyc/nyc_ntas.geojson");
+	ASSERT_TRUE(geo);
+	std::stringstream text;
+	text << geo.rdbuf();
+	const std::vector<Shape> ntas = GeoJson(text.str()).shapes();
+	ASSERT_EQ(ntas.size(), 195u);
+	NycCovers nyc;
+	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &nyc));
+
+	long asked = 0, covered = 0, decided = 0, rejected = 0, wrong = 0;
+	for (int t : {1, 3})
+	{
+		const double dx = nyc.places[t].lon, dy = nyc.places[t].lat;
+		for (size_t n = 0; n < ntas.size(); n++)
+		{
+			Built b;
+			build(serialize(ntas[n], dx, dy), &b);
+			for (size_t q = 0; q < nyc.probes.size(); q++)
+			{
+				const Vec3 v = covers_vector(nyc.probes[q].lon + dx, nyc.probes[q].lat + dy);
+				if (!box_contains(b.box, v))
+					continue;
+				asked++;
+				const bool postgis =
+					nyc.covered.count({t, static_cast<int>(n), static_cast<int>(q)}) > 0;
+				const Cover grid = grid_covers(b.grid, b.frame, v);
+				covered += postgis;
+				decided += grid == Cover::inside;
+				rejected += grid == Cover::outside;
+				if (grid != Cover::uncertain && (grid == Cover::inside) != postgis && wrong++ < 5)
+					ADD_FAILURE() << "place " << t << " neighbourhood " << n << " probe " << q
+								  << ": the grid says " << (postgis ? "outside" : "inside")
+								  << ", PostGIS the other";
+			}
+		}
+	}
+	EXPECT_EQ(wrong, 0);
+	EXPECT_GT(asked, 20000);
+	/* the point of the grid: most probes in a zone's box are decided without the zone */
+	EXPECT_GT(decided + rejected, asked / 3);
+	std::printf("interior grid: %ld probes in boxes: of %ld covered %ld (%.1f%%) decided inside, "
+				"of %ld not %ld (%.1f%%) outside\n",
+				asked, covered, decided, 100.0 * decided / std::max(1L, covered), asked - covered,
+				rejected, 100.0 * rejected / std::max(1L, asked - covered));
+}
+
+/* A ring of n vertices along latitude lat, west to east, or east to west. */
+Ring
+parallel(double lat, double lon0, double lon1, int n)
+{
+	Ring r;
+	for (int i = 0; i <= n; i++)
+		r.push_back(LonLat{lon0 + (lon1 - lon0) * i / n, lat});
+	return r;
+}
+
+/* Random unit vectors in a box, half of them pushed to a cell's edge. */
+Vec3
+random_in(std::mt19937_64 *rng, const Box3 &box)
+{
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	for (;;)
+	{
+		Vec3 p{box.lo[0] + u(*rng) * (box.hi[0] - box.lo[0]),
+			   box.lo[1] + u(*rng) * (box.hi[1] - box.lo[1]),
+			   box.lo[2] + u(*rng) * (box.hi[2] - box.lo[2])};
+		const double n = std::sqrt(dot(p, p));
+		if (n < 0.1)
+			continue;
+		p = Vec3{p.x / n, p.y / n, p.z / n};
+		if (box_contains(box, p))
+			return p;
+	}
+}
+
+double
+lat_of(const Vec3 &v)
+{
+	return std::asin(std::clamp(v.z, -1.0, 1.0)) * 180.0 / M_PI;
+}
+
+double
+lon_of(const Vec3 &v)
+{
+	return std::atan2(v.y, v.x) * 180.0 / M_PI;
+}
+
+TEST(InteriorGrid, ClaimsNothingAboutARingAroundAPoleThatCoversCannotDecide)
+{
+	for (int pole : {1, -1})
+	{
+		Ring r =
+			pole > 0 ? parallel(80.0, -180.0, 180.0, 720) : parallel(-80.0, 180.0, -180.0, 720);
+		Built b;
+		build(serialize(Shape{Polygon{r}}, 0, 0), &b);
+		ASSERT_EQ(cover_shape_covers(b.shape, Vec3{0, 0, 1.0 * pole}), Cover::uncertain);
+		EXPECT_EQ(cells(b.grid), 0) << "pole " << pole;
+	}
+}
+
+TEST(InteriorGrid, AHighLatitudeBoxWhoseEdgesBendPoleward)
+{
+	for (int hemisphere : {1, -1})
+	{
+		/* lat 60..85 (or -85..-60), lon 10..50, counter-clockwise */
+		const double s0 = hemisphere > 0 ? 60.0 : -85.0, n0 = hemisphere > 0 ? 85.0 : -60.0;
+		Ring outer = parallel(s0, 10.0, 50.0, 40);
+		for (LonLat ll : parallel(n0, 50.0, 10.0, 40))
+			outer.push_back(ll);
+		outer.push_back(outer.front());
+		Built b;
+		build(serialize(Shape{Polygon{outer}}, 0, 0), &b);
+		std::mt19937_64 rng(3 + hemisphere);
+		long in = 0, out = 0;
+		for (int i = 0; i < 200000; i++)
+		{
+			const Vec3 v = random_in(&rng, b.box);
+			const Cover c = grid_covers(b.grid, b.frame, v);
+			const double lat = hemisphere * lat_of(v), lon = lon_of(v);
+			/* the edges along parallels bend poleward, by under a degree here */
+			if (c == Cover::inside)
+			{
+				in++;
+				ASSERT_TRUE(lon > 10.0 && lon < 50.0 && lat > 60.0 - (hemisphere < 0) && lat < 86.0)
+					<< lon << " " << lat;
+			}
+			else if (c == Cover::outside)
+			{
+				out++;
+				ASSERT_FALSE(lon > 10.0 && lon < 50.0 && lat > 61.0 && lat < 85.0)
+					<< lon << " " << lat;
+			}
+		}
+		EXPECT_GT(in, 20000) << "hemisphere " << hemisphere;
+		EXPECT_GT(out, 20000) << "hemisphere " << hemisphere;
+	}
+}
+
+TEST(InteriorGrid, ABoxAcrossTheAntimeridianWithAHole)
+{
+	/* lon 170..190 (wrapping), lat 10..30, a hole at lon 178..182, lat 18..22 */
+	Ring outer = parallel(10.0, 170.0, 190.0, 80);
+	for (LonLat ll : parallel(30.0, 190.0, 170.0, 80))
+		outer.push_back(ll);
+	outer.push_back(outer.front());
+	Ring hole = parallel(18.0, 178.0, 182.0, 16);
+	Ring top = parallel(22.0, 182.0, 178.0, 16);
+	hole.insert(hole.end(), top.begin(), top.end());
+	hole.push_back(hole.front());
+	std::reverse(hole.begin(), hole.end());
+	Built b;
+	build(serialize(Shape{Polygon{outer, hole}}, 0, 0), &b);
+	ASSERT_GT(cells(b.grid), 20);
+	std::mt19937_64 rng(11);
+	long in = 0;
+	for (int i = 0; i < 200000; i++)
+	{
+		const Vec3 v = random_in(&rng, b.box);
+		if (grid_covers(b.grid, b.frame, v) != Cover::inside)
+			continue;
+		in++;
+		const double lat = lat_of(v), lon = lon_of(v) < 0 ? lon_of(v) + 360.0 : lon_of(v);
+		/* the edges along parallels bend poleward by under a degree here */
+		ASSERT_TRUE(lon > 170.0 && lon < 190.0 && lat > 9.9 && lat < 30.0) << lon << " " << lat;
+		ASSERT_FALSE(lon > 178.0 && lon < 182.0 && lat > 18.0 && lat < 22.1) << lon << " " << lat;
+	}
+	EXPECT_GT(in, 20000);
+}
+
+} // namespace
