@@ -87,3 +87,58 @@ CREATE FUNCTION @extschema@.geoidx_intersects(a geography, b geography)
 	AS 'MODULE_PATHNAME', 'geoidx_intersects'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
 	SUPPORT @extschema@.geoidx_shape_support;
+
+-- The shape operators, the exact index conditions the support above gives
+-- geoidx_covers, _coveredby and _intersects with the indexed column first:
+-- each is its function, and a geoidx scan decides from the index what it can
+-- (an interior grid, a prepared polygon) and rechecks the rest.
+CREATE FUNCTION @extschema@.geoidx_shape_op_sel(internal, oid, internal, integer)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_shape_op_sel'
+	LANGUAGE C STRICT PARALLEL SAFE;
+
+CREATE OPERATOR @extschema@.~@> (
+	LEFTARG = geometry, RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_covers,
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+CREATE OPERATOR @extschema@.<@~ (
+	LEFTARG = geometry, RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_coveredby,
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+CREATE OPERATOR @extschema@.~&& (
+	LEFTARG = geometry, RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_intersects,
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+CREATE OPERATOR @extschema@.~@> (
+	LEFTARG = geography, RIGHTARG = geography,
+	FUNCTION = @extschema@.geoidx_covers,
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+CREATE OPERATOR @extschema@.<@~ (
+	LEFTARG = geography, RIGHTARG = geography,
+	FUNCTION = @extschema@.geoidx_coveredby,
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+CREATE OPERATOR @extschema@.~&& (
+	LEFTARG = geography, RIGHTARG = geography,
+	FUNCTION = @extschema@.geoidx_intersects,
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+
+ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
+	OPERATOR 3 @extschema@.~@> (geometry, geometry),
+	OPERATOR 4 @extschema@.<@~ (geometry, geometry),
+	OPERATOR 5 @extschema@.~&& (geometry, geometry);
+ALTER OPERATOR FAMILY @extschema@.geoidx_geography_ops USING geoidx ADD
+	OPERATOR 3 @extschema@.~@> (geography, geography),
+	OPERATOR 4 @extschema@.<@~ (geography, geography),
+	OPERATOR 5 @extschema@.~&& (geography, geography);
+
+-- How many shape entries this backend's scans decided from the index alone.
+CREATE FUNCTION @extschema@.geoidx_shape_decisions(OUT ruled_out_by_box bigint,
+	OUT accepted bigint, OUT rejected bigint, OUT rechecked bigint)
+	AS 'MODULE_PATHNAME', 'geoidx_shape_decisions'
+	LANGUAGE C STRICT PARALLEL RESTRICTED;

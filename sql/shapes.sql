@@ -22,6 +22,11 @@ SELECT entries FROM geoidx_stats('zones_shape');
 CREATE TABLE probes (p int PRIMARY KEY, pt geometry);
 INSERT INTO probes SELECT i, ST_SetSRID(ST_MakePoint(-74.02 + (i % 20) * 0.08 + 0.0013 * (i % 7), 39.98 + (i / 20) * 0.08), 4326)
 	FROM generate_series(0, 399) i;
+-- on a zone's vertex, and on the middle of its edge (a zone is a square of corners 0.01 from its centre)
+INSERT INTO probes SELECT 6000 + i, ST_SetSRID(ST_MakePoint((i % 50) * 0.03 - 74 + 0.01, (i / 50) * 0.03 + 40), 4326)
+	FROM generate_series(0, 2499, 97) i;
+INSERT INTO probes SELECT 7000 + i, ST_SetSRID(ST_MakePoint((i % 50) * 0.03 - 74 + 0.005, (i / 50) * 0.03 + 40 + 0.005), 4326)
+	FROM generate_series(0, 2499, 89) i;
 INSERT INTO probes VALUES (5000, 'SRID=4326;POINT(180.05 10.1)'), (5001, 'SRID=4326;POINT(-179.95 10.1)'),
 	(5002, 'SRID=4326;POINT(45 89)'), (5003, 'SRID=4326;POINT(-73.5 40.5)'), (5004, 'SRID=4326;POINT(-73.55 40.65)');
 
@@ -43,6 +48,9 @@ DECLARE
 		['geoidx_coveredby(q.pt, z.shape)', 'ST_CoveredBy(q.pt::geography, z.shape::geography)'],
 		['geoidx_intersects(z.shape, q.pt)', 'ST_Intersects(z.shape::geography, q.pt::geography)'],
 		['geoidx_intersects(q.pt, z.shape)', 'ST_Intersects(q.pt::geography, z.shape::geography)'],
+		['geoidx_covers(z.shape, ST_Buffer(q.pt, 0.002, 1))', 'ST_Covers(z.shape::geography, ST_Buffer(q.pt, 0.002, 1)::geography)'],
+		['geoidx_coveredby(z.shape, ST_Buffer(q.pt, 0.04, 2))', 'ST_CoveredBy(z.shape::geography, ST_Buffer(q.pt, 0.04, 2)::geography)'],
+		['geoidx_intersects(z.shape, ST_MakeLine(q.pt, ST_Translate(q.pt, 0.004, 0.003)))', 'ST_Intersects(z.shape::geography, ST_MakeLine(q.pt, ST_Translate(q.pt, 0.004, 0.003))::geography)'],
 		['geoidx_dwithin(z.shape, q.pt, 0)', 'ST_DWithin(z.shape::geography, q.pt::geography, 0)'],
 		['geoidx_dwithin(z.shape, q.pt, 300)', 'ST_DWithin(z.shape::geography, q.pt::geography, 300)'],
 		['geoidx_dwithin(q.pt, z.shape, 2500, false)', 'ST_DWithin(q.pt::geography, z.shape::geography, 2500, false)'],
@@ -64,6 +72,23 @@ BEGIN
 	END LOOP;
 END $$;
 SELECT * FROM answers;
+
+-- the interior grids: of the squares whose box holds a probe, most are
+-- decided from the index (accepted or rejected without reading the square),
+-- and the answers are PostGIS's
+CREATE TABLE squares AS SELECT id, shape FROM zones WHERE id < 2500;
+CREATE INDEX ON squares USING geoidx (shape);
+CREATE TABLE dense AS SELECT i AS p, ST_SetSRID(ST_MakePoint(-74.01 + (i % 97) * 0.0151 + (i % 13) * 0.0007,
+	39.99 + (i / 97) * 0.0149 + (i % 11) * 0.0006), 4326) AS pt FROM generate_series(0, 9408) i;
+CREATE TABLE d0 AS SELECT * FROM geoidx_shape_decisions();
+SELECT fp('SELECT q.p, z.id FROM dense q CROSS JOIN LATERAL (SELECT id FROM squares z WHERE geoidx_covers(z.shape, q.pt)) z') AS grid_answer \gset
+CREATE TABLE d1 AS SELECT * FROM geoidx_shape_decisions();
+SET enable_indexscan = off;
+SELECT fp('SELECT q.p, z.id FROM dense q JOIN zones z ON z.id < 2500 AND ST_Covers(z.shape::geography, q.pt::geography)') = :'grid_answer' AS grid_same;
+RESET enable_indexscan;
+SELECT d1.accepted > d0.accepted AS accepted_some, d1.rejected > d0.rejected AS rejected_some,
+	(d1.accepted - d0.accepted) + (d1.rejected - d0.rejected) > 2 * (d1.rechecked - d0.rechecked) AS decided_two_thirds
+	FROM d0, d1;
 
 -- three nearest zones, distances as PostGIS's
 SELECT bool_and(g = w) AS knn_same, count(*) FROM (

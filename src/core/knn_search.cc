@@ -200,6 +200,22 @@ knn_push_bound(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind
 	heap_push(&s->heap, c);
 }
 
+void
+knn_push_point(KnnSearch *s, uint64_t row, const void *payload, double x, double y, double dist,
+			   bool in_region)
+{
+	SearchItem c{};
+	c.dist = dist;
+	c.kind = ItemKind::exact;
+	c.row_kind = kRowPoint;
+	c.in_region = in_region;
+	c.payload = payload;
+	c.row = row;
+	c.x = x;
+	c.y = y;
+	heap_push(&s->heap, c);
+}
+
 /* Return the next row in distance order within limit, refining lazily. */
 bool
 knn_next(KnnSearch *s, double limit, SearchItem *out)

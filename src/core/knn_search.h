@@ -163,6 +163,13 @@ void knn_push_bound(KnnSearch *s, uint64_t row, const void *payload, uint8_t row
 					bool in_region);
 
 /*
+ * A point at its exact distance dist, decided by the glue itself (in_region:
+ * it satisfies every key; else the executor rechecks the row).
+ */
+void knn_push_point(KnnSearch *s, uint64_t row, const void *payload, double x, double y,
+					double dist, bool in_region);
+
+/*
  * The next row in distance order whose distance is at most limit, as an exact
  * item; false when the frontier is exhausted or what is left is farther than
  * limit (then it stays on the frontier for the next call).

@@ -135,7 +135,8 @@ spill_to_tuplesort(BuildState *state)
 	MemoryContextSwitchTo(old);
 	for (int64 i = 0; i < state->npoints; i++)
 		put_tuplesort(state, state->points[i], NULL);
-	pfree(state->points);
+	if (state->points != NULL)
+		pfree(state->points);
 	state->points = NULL;
 	state->npoints = state->cappoints = 0;
 }
@@ -178,6 +179,10 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	GeoidxLeafEntry e;
 	geoidx::Box3 box;
 	geoidx_entry_set_value(&e, isnull[0] ? NULL : &p, &box);
+	IndexTuple payload = geoidx_form_payload(index, values, isnull, &e);
+	/* the flat path has no room for payloads: a polygon's grid moves the build to the tuplesort */
+	if (payload != NULL && state->sort == NULL)
+		spill_to_tuplesort(state);
 	if (!isnull[0] && !p.empty)
 	{
 		/* a shape sorts by its box's centre */
@@ -194,7 +199,7 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	if (state->sort == NULL)
 		put_flat(state, r);
 	else
-		put_tuplesort(state, r, geoidx_form_payload(index, values, isnull));
+		put_tuplesort(state, r, payload);
 	state->indtuples += 1;
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(state->tmpcxt);

@@ -107,9 +107,9 @@ key_of(struct varlena *v, const char **bytes, Size *len)
 	return k;
 }
 
-/* Prepare a value into entry e, in the cache's memory (the caller has checked the value). */
-void
-prepare(CacheEntry *e, struct varlena *stored)
+/* Prepare a value in cxt (the caller has checked it); false if it has no prepared form. */
+bool
+prepare_into(struct varlena *stored, MemoryContext cxt, geoidx::CoverShape *out, Size *bytes)
 {
 	struct varlena *v = pg_detoast_datum(stored);
 	const uint8 *data = (const uint8 *) VARDATA_ANY(v);
@@ -117,21 +117,32 @@ prepare(CacheEntry *e, struct varlena *stored)
 	geoidx::SerializedHeader h;
 	geoidx::WalkError err;
 	geoidx::CoverCounts counts;
-	e->polygonal = false;
+	*bytes = 0;
 	if (!geoidx::read_serialized_header(data, len, &h, &err) || (h.srid != 4326 && h.srid != 0) ||
 		!geoidx::count_cover_shape(data, h, &counts, &err) || !counts.polygonal)
-		return;
+		return false;
 	Size need = geoidx::cover_shape_bytes(counts);
-	void *mem = MemoryContextAllocHuge(cache_cxt, need);
-	cache_bytes += need;
-	if (!geoidx::build_cover_shape(data, h, counts, mem, &e->shape, &err))
-		return;
+	void *mem = MemoryContextAllocHuge(cxt, need);
+	*bytes = need;
+	if (!geoidx::build_cover_shape(data, h, counts, mem, out, &err))
+		return false;
 	/* NaN or infinite coordinates: no prepared form, and PostGIS's path raises the error */
 	for (uint64 i = 0; i < counts.points; i++)
-		if (!std::isfinite(e->shape.points[i].x) || !std::isfinite(e->shape.points[i].y) ||
-			!std::isfinite(e->shape.points[i].z))
-			return;
-	e->polygonal = true;
+		if (!std::isfinite(out->points[i].x) || !std::isfinite(out->points[i].y) ||
+			!std::isfinite(out->points[i].z))
+			return false;
+	if ((Pointer) v != (Pointer) stored)
+		pfree(v);
+	return true;
+}
+
+/* Prepare a value into entry e, in the cache's memory. */
+void
+prepare(CacheEntry *e, struct varlena *stored)
+{
+	Size bytes;
+	e->polygonal = prepare_into(stored, cache_cxt, &e->shape, &bytes);
+	cache_bytes += bytes;
 }
 
 } // namespace
@@ -173,4 +184,19 @@ geoidx_cover_shape(Datum value, const char *what)
 	cache_bytes += sizeof(CacheEntry);
 	prepare(e, v);
 	return e->polygonal ? &e->shape : NULL;
+}
+
+/*
+ * The prepared form of a polygonal value made in cxt, outside the cache, for
+ * what must outlive the next cache reset or would only crowd it out: an index
+ * entry's grid, a scan's polygon. NULL as geoidx_cover_shape returns it.
+ */
+const geoidx::CoverShape *
+geoidx_prepare_cover_shape(Datum value, MemoryContext cxt)
+{
+	geoidx::CoverShape *s = (geoidx::CoverShape *) MemoryContextAlloc(cxt, sizeof(*s));
+	Size bytes;
+	if (prepare_into((struct varlena *) DatumGetPointer(value), cxt, s, &bytes))
+		return s;
+	return NULL;
 }

@@ -27,6 +27,7 @@
  */
 #pragma once
 
+#include "interior_grid.h"
 #include "packed_box.h"
 #include "sphere_bounds.h"
 
@@ -97,6 +98,15 @@ typedef struct GeoidxPageBox
  * row (recheck).
  */
 #define GEOIDX_KIND_SHAPE 0x0003
+/*
+ * A shape with an interior grid (src/core/interior_grid.h): the last
+ * sizeof(InteriorGrid) bytes of its payload say which cells of its box lie
+ * wholly inside or wholly outside it, so a scan decides a point there from the
+ * index. Its payload is an IndexTuple whose size counts the grid: of the
+ * columns after the point, or of none (its header only) in a single-column
+ * index. A polygon none of whose cells is decided keeps kind SHAPE.
+ */
+#define GEOIDX_KIND_SHAPE_GRID 0x0004
 #define GEOIDX_KIND_MASK 0x000F
 
 typedef struct GeoidxLeafEntry
@@ -151,7 +161,14 @@ GeoidxEntryIsPoint(const GeoidxLeafEntry *e)
 static inline bool
 GeoidxEntryIsShape(const GeoidxLeafEntry *e)
 {
-	return GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE;
+	return GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE || GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_GRID;
+}
+
+/* The kind a scan hands on: a shape is a shape, grid or none. */
+static inline int
+GeoidxEntryRowKind(const GeoidxLeafEntry *e)
+{
+	return GeoidxEntryIsShape(e) ? GEOIDX_KIND_SHAPE : GeoidxEntryKind(e);
 }
 
 /* The box of a shape entry, unpacked: it holds every point of the shape. */
@@ -271,3 +288,5 @@ GeoidxPageSetCount(Page page, int n)
  * entry somewhere and a page always takes at least three entries.
  */
 #define GEOIDX_MAX_PAYLOAD (MAXALIGN_DOWN(GEOIDX_ENTRIES_SPACE / 4) - sizeof(GeoidxLeafEntry))
+/* A payload's columns may take this much, leaving room for a shape's grid. */
+#define GEOIDX_MAX_PAYLOAD_COLUMNS (GEOIDX_MAX_PAYLOAD - sizeof(geoidx::InteriorGrid))

@@ -124,6 +124,7 @@ extern geoidx::Box3 geoidx_chunk_box(const GeoidxChunkBox *c);
 extern void geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Box3 &b);
 extern geoidx::Vec3 geoidx_entry_vector(const GeoidxLeafEntry *e);
 extern bool geoidx_entry_box(const GeoidxLeafEntry *e, geoidx::Box3 *box);
+extern bool geoidx_entry_grid(Page page, const GeoidxLeafEntry *e, geoidx::InteriorGrid *grid);
 extern bool geoidx_entry_set_value(GeoidxLeafEntry *e, const GeoidxPoint *p, geoidx::Box3 *box);
 extern void geoidx_payload_corrupted(Relation index, BlockNumber blk) pg_attribute_noreturn();
 
@@ -148,7 +149,8 @@ geoidx_entry_payload(Relation index, BlockNumber blk, Page page, const GeoidxLea
 	return t;
 }
 extern void geoidx_leaf_rebuild(Page page, const bool *keep);
-extern IndexTuple geoidx_form_payload(Relation index, Datum *values, bool *isnull);
+extern IndexTuple geoidx_form_payload(Relation index, Datum *values, bool *isnull,
+									  GeoidxLeafEntry *entry);
 extern const char *geoidx_relname(Relation index);
 
 /* insert.cc */
@@ -297,6 +299,15 @@ typedef struct GeoidxScanOpaqueData
 	 * box's (circle.cc): the index holds that box, so no shape needs a recheck.
 	 */
 	bool shapes_exact;
+	/*
+	 * The keys of the shape operators (~@>, <@~, ~&&): each has its region
+	 * above (region_probe[i] >= 0 names the probe of region i, which is the
+	 * candidate disc of the other argument) and is decided per entry by
+	 * scan_probe.cc. With any, every entry is decided there.
+	 */
+	int nprobes;
+	struct GeoidxProbe *probes;
+	int *region_probe; /* or GEOIDX_REGION_PLAIN, GEOIDX_REGION_CANDIDATE */
 
 	/* the keys on the columns after the point */
 	int nscalar;
@@ -450,9 +461,12 @@ typedef struct GeoidxCatalog
 	Oid ring_fn[2];
 	Oid circle_outside_fn[2];
 	Oid circle_distance_fn[2];
-	Oid candidate_fn[2]; /* geoidx_candidate_circle(t, float8) */
-	Oid box_fn;          /* geoidx_search_box(geometry, float8, boolean) */
-	Oid geog_expand_fn;  /* PostGIS's _ST_Expand(geography, float8) */
+	Oid candidate_fn[2];  /* geoidx_candidate_circle(t, float8) */
+	Oid covers_op[2];     /* ~@> (t, t): geoidx_covers */
+	Oid coveredby_op[2];  /* <@~ (t, t): geoidx_coveredby */
+	Oid intersects_op[2]; /* ~&& (t, t): geoidx_intersects */
+	Oid box_fn;           /* geoidx_search_box(geometry, float8, boolean) */
+	Oid geog_expand_fn;   /* PostGIS's _ST_Expand(geography, float8) */
 	Oid geography_input;
 	Oid geography_ioparam;
 	Oid envelope_fn; /* PostGIS's ST_MakeEnvelope(float8 x4, int4) */
@@ -492,6 +506,7 @@ namespace geoidx
 struct CoverShape;
 }
 extern const geoidx::CoverShape *geoidx_cover_shape(Datum value, const char *what);
+extern const geoidx::CoverShape *geoidx_prepare_cover_shape(Datum value, MemoryContext cxt);
 
 /* postgis_calls.cc: PostGIS's geography functions, the exact answers for shapes */
 #define GEOIDX_PG_DWITHIN 0
@@ -575,6 +590,12 @@ extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_
 /* strategies */
 #define GEOIDX_STRATEGY_WITHIN 1
 #define GEOIDX_STRATEGY_DISTANCE 2
+/* The shape operators: geoidx_covers, _coveredby and _intersects with the column first. */
+#define GEOIDX_REGION_PLAIN (-1)
+#define GEOIDX_REGION_CANDIDATE (-2)
+#define GEOIDX_STRATEGY_COVERS 3
+#define GEOIDX_STRATEGY_COVEREDBY 4
+#define GEOIDX_STRATEGY_INTERSECTS 5
 /* scalar operator classes (the columns after the point) number as btree: < <= = >= > */
 #define GEOIDX_SCALAR_STRATEGIES 6 /* and 6: <@ (anyelement, anyarray), "is one of" */
 #define GEOIDX_SCALAR_IN 6
@@ -634,3 +655,34 @@ extern GeoidxInList *geoidx_in_list_make(ArrayType *arr, Oid collation, MemoryCo
 extern int geoidx_in_list_test(const GeoidxInList *list, Datum value);
 
 static_assert(sizeof(GeoidxCircle) == 32, "geoidx_circle is INTERNALLENGTH 32");
+
+/*
+ * A key of a shape operator, col OP g (scan_probe.cc): g's candidate disc
+ * prunes; then a point g is looked up in a shape entry's grid (covers and
+ * intersects), a polygonal g covers or not a point entry (coveredby), and
+ * what neither decides goes to the executor's recheck of the operator.
+ */
+typedef struct GeoidxProbe
+{
+	int strategy;
+	bool point; /* g is a point: v is PostGIS's vector of it */
+	geoidx::Vec3 v;
+	const geoidx::CoverShape
+		*polygon; /* coveredby a polygonal g: its prepared form, in scan memory */
+} GeoidxProbe;
+
+/* The verdict on one entry. */
+typedef enum GeoidxEntryVerdict
+{
+	GEOIDX_ENTRY_REJECT,
+	GEOIDX_ENTRY_MATCH,
+	GEOIDX_ENTRY_RECHECK,
+} GeoidxEntryVerdict;
+
+/* scan_probe.cc: the shape operators' keys */
+extern void geoidx_probe_key(GeoidxScanOpaque so, ScanKey key);
+extern GeoidxEntryVerdict geoidx_probe_entry(GeoidxScanOpaque so, Page page,
+											 const GeoidxLeafEntry *e, bool *by_box);
+extern void geoidx_candidate_disc(const GeoidxPoint *p, const char *what, double metres,
+								  geoidx::LonLat *centre, double *radius);
+extern void geoidx_count_decision(GeoidxEntryVerdict v, bool shape, bool by_box);

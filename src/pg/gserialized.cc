@@ -308,25 +308,72 @@ geoidx_index_what(Relation index)
 }
 
 /*
+ * The interior grid of a shape entry's value, computed in a context of its
+ * own (a polygon's prepared form is as large as the polygon); false for a
+ * value with no decided cell, or no prepared form (not a polygon).
+ */
+static bool
+entry_grid_of(Datum value, const GeoidxLeafEntry *entry, geoidx::InteriorGrid *grid)
+{
+	MemoryContext cxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx grid", ALLOCSET_DEFAULT_SIZES);
+	const geoidx::CoverShape *s = geoidx_prepare_cover_shape(value, cxt);
+	bool any = false;
+	if (s != NULL)
+	{
+		*grid = geoidx::interior_grid(*s, GeoidxEntryShapeBox(entry));
+		any = !geoidx::grid_is_empty(*grid);
+	}
+	MemoryContextDelete(cxt);
+	return any;
+}
+
+/*
  * Form the payload of a row: its values of the columns after the point, as one
- * IndexTuple of GeoidxRelInfo.payload_desc; NULL for a single-column index.
+ * IndexTuple of GeoidxRelInfo.payload_desc, and for a polygon whose interior
+ * grid decides some cell that grid after them (the entry becomes
+ * GEOIDX_KIND_SHAPE_GRID); NULL for a single-column index's row without a grid.
  */
 IndexTuple
-geoidx_form_payload(Relation index, Datum *values, bool *isnull)
+geoidx_form_payload(Relation index, Datum *values, bool *isnull, GeoidxLeafEntry *entry)
 {
 	TupleDesc pd = geoidx_rel_info(index)->payload_desc;
-	if (pd == NULL)
+	geoidx::InteriorGrid grid;
+	bool has_grid = GeoidxEntryKind(entry) == GEOIDX_KIND_SHAPE && !isnull[0] &&
+					entry_grid_of(values[0], entry, &grid);
+	if (pd == NULL && !has_grid)
 		return NULL;
-	IndexTuple t = index_form_tuple(pd, values + 1, isnull + 1);
-	Size sz = IndexTupleSize(t);
-	if (sz > GEOIDX_MAX_PAYLOAD)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("index row of \"%s\" needs %zu bytes for the columns after the point, "
-						"geoidx allows %zu",
-						RelationGetRelationName(index), sz, (Size) GEOIDX_MAX_PAYLOAD),
-				 errhint("Index shorter values (a hash of a long text, say), or move the "
-						 "column out of the index.")));
+	IndexTuple t;
+	if (pd != NULL)
+	{
+		t = index_form_tuple(pd, values + 1, isnull + 1);
+		Size sz = IndexTupleSize(t);
+		if (sz > GEOIDX_MAX_PAYLOAD_COLUMNS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("index row of \"%s\" needs %zu bytes for the columns after the point, "
+							"geoidx allows %zu",
+							RelationGetRelationName(index), sz, (Size) GEOIDX_MAX_PAYLOAD_COLUMNS),
+					 errhint("Index shorter values (a hash of a long text, say), or move the "
+							 "column out of the index.")));
+	}
+	else
+	{
+		t = (IndexTuple) palloc0(sizeof(IndexTupleData));
+		t->t_info = sizeof(IndexTupleData);
+	}
+	if (has_grid)
+	{
+		Size base = MAXALIGN(IndexTupleSize(t));
+		Size sz = base + sizeof(grid);
+		IndexTuple g = (IndexTuple) palloc0(sz);
+		memcpy(g, t, IndexTupleSize(t));
+		memcpy((char *) g + base, &grid, sizeof(grid));
+		g->t_info = (unsigned short) ((g->t_info & ~INDEX_SIZE_MASK) | sz);
+		pfree(t);
+		t = g;
+		entry->flags = (uint16) ((entry->flags & ~GEOIDX_KIND_MASK) | GEOIDX_KIND_SHAPE_GRID);
+	}
 	return t;
 }
 

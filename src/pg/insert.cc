@@ -241,7 +241,7 @@ geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, 
 	bool has_box = geoidx_entry_set_value(&entry, isnull[0] ? NULL : &p, &box);
 	if (GeoidxEntryIsShape(&entry))
 		geoidx_check_shapes_allowed(index);
-	IndexTuple payload = geoidx_form_payload(index, values, isnull);
+	IndexTuple payload = geoidx_form_payload(index, values, isnull, &entry);
 	NewEntry ne;
 	ne.entry = entry;
 	ne.box = has_box ? &box : NULL;

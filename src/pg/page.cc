@@ -101,11 +101,32 @@ geoidx_entry_box(const GeoidxLeafEntry *e, geoidx::Box3 *box)
 			*box = geoidx::box_of(geoidx_entry_vector(e));
 			return true;
 		case GEOIDX_KIND_SHAPE:
+		case GEOIDX_KIND_SHAPE_GRID:
 			*box = GeoidxEntryShapeBox(e);
 			return true;
 		default:
 			return false;
 	}
+}
+
+/*
+ * The interior grid of a leaf entry of page, false for an entry without one.
+ * The payload's size was checked against the page when it was read (a grid
+ * entry whose payload cannot hold a grid is corrupt, and reads as none).
+ */
+bool
+geoidx_entry_grid(Page page, const GeoidxLeafEntry *e, geoidx::InteriorGrid *grid)
+{
+	int off = GeoidxEntryPayloadOffset(e);
+	if (GeoidxEntryKind(e) != GEOIDX_KIND_SHAPE_GRID || off == 0 ||
+		off + sizeof(IndexTupleData) > BLCKSZ)
+		return false;
+	IndexTuple t = (IndexTuple) ((char *) page + off);
+	Size sz = IndexTupleSize(t);
+	if (sz < sizeof(IndexTupleData) + sizeof(*grid) || off + sz > BLCKSZ)
+		return false;
+	memcpy(grid, (char *) t + sz - sizeof(*grid), sizeof(*grid));
+	return true;
 }
 
 /*

@@ -20,6 +20,9 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 	so->regions = (geoidx::RegionTest *) palloc(sizeof(geoidx::RegionTest) * nkeys);
 	so->nscalar = 0;
 	so->scalar = (GeoidxScalarKey *) palloc(sizeof(GeoidxScalarKey) * nkeys);
+	so->nprobes = 0;
+	so->probes = (GeoidxProbe *) palloc(sizeof(GeoidxProbe) * nkeys);
+	so->region_probe = (int *) palloc(sizeof(int) * nkeys);
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey key = &scan->keyData[i];
@@ -37,11 +40,19 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 				so->no_match = true;
 			continue;
 		}
+		if (key->sk_strategy >= GEOIDX_STRATEGY_COVERS &&
+			key->sk_strategy <= GEOIDX_STRATEGY_INTERSECTS)
+		{
+			geoidx_probe_key(so, key);
+			continue;
+		}
 		if (key->sk_strategy != GEOIDX_STRATEGY_WITHIN)
 			elog(ERROR, "geoidx: unexpected strategy %d in a scan key", key->sk_strategy);
 		const GeoidxCircle *c = (const GeoidxCircle *) DatumGetPointer(key->sk_argument);
+		bool candidate = (c->flags & GEOIDX_CIRCLE_CANDIDATE) != 0;
+		so->region_probe[so->nregions] = candidate ? GEOIDX_REGION_CANDIDATE : GEOIDX_REGION_PLAIN;
 		so->regions[so->nregions++] = geoidx_circle_region(c);
-		if (!(c->flags & GEOIDX_CIRCLE_CANDIDATE))
+		if (!candidate)
 			so->shapes_exact = false;
 	}
 	so->keys = geoidx::spatial_keys(so->regions, so->nregions);

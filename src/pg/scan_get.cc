@@ -131,9 +131,12 @@ return_item(IndexScanDesc scan, const geoidx::SearchItem &item)
 {
 	ItemPointerData tid;
 	geoidx_row_to_tid(item.row, &tid);
+	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
+	/* with a shape operator's key every row carries its own verdict (scan_page.cc) */
+	bool recheck = !item.in_region && (item.row_kind == GEOIDX_KIND_SHAPE ||
+									   (so->nprobes > 0 && item.row_kind == GEOIDX_KIND_POINT));
 	geoidx_scan_set_result(scan, &tid, item.row_kind, item.x, item.y, item.dist,
-						   (IndexTuple) item.payload,
-						   item.row_kind == GEOIDX_KIND_SHAPE && !item.in_region);
+						   (IndexTuple) item.payload, recheck);
 }
 
 /* Return the next row of an ordered scan: the search's next, or the next of a tie run. */

@@ -148,7 +148,7 @@ emit(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload, bool rec
 	}
 	GeoidxScanHit *h = &so->hits[so->nhits++];
 	h->tid = e.tid;
-	h->kind = (uint8) GeoidxEntryKind(&e);
+	h->kind = (uint8) GeoidxEntryRowKind(&e);
 	h->recheck = recheck;
 	h->x = e.x;
 	h->y = e.y;
@@ -169,6 +169,41 @@ entry_matches(GeoidxScanOpaque so, const GeoidxLeafEntry &e)
 		default:
 			return geoidx::spatial_empty_matches(so->keys);
 	}
+}
+
+/*
+ * Hand on an entry of a scan with a shape operator's key, which every entry
+ * goes through (scan_probe.cc decides it): an ordered scan pushes a point at
+ * its exact distance and a shape at its box's bound, each knowing whether the
+ * executor must recheck it.
+ */
+void
+visit_probed(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple payload,
+			 bool ordered)
+{
+	bool by_box;
+	GeoidxEntryVerdict v = geoidx_probe_entry(so, page, &e, &by_box);
+	bool shape = GeoidxEntryIsShape(&e);
+	geoidx_count_decision(v, shape, by_box);
+	if (v == GEOIDX_ENTRY_REJECT)
+		return;
+	bool recheck = v == GEOIDX_ENTRY_RECHECK;
+	if (!ordered)
+	{
+		emit(so, e, payload, recheck);
+		return;
+	}
+	uint64 row = geoidx_tid_to_row(&e.tid);
+	const void *kept = keep_payload(so, payload, so->cxt);
+	if (shape)
+		geoidx::knn_push_bound(&so->knn, row, kept, (uint8) GEOIDX_KIND_SHAPE,
+							   geoidx::knn_box_bound(&so->knn, GeoidxEntryShapeBox(&e)), !recheck);
+	else if (GeoidxEntryIsPoint(&e))
+		geoidx::knn_push_point(&so->knn, row, kept, e.x, e.y,
+							   geoidx_entry_distance(so->key_center[so->primary], e.x, e.y),
+							   !recheck);
+	else
+		geoidx::knn_push_last(&so->knn, row, kept, (uint8) GeoidxEntryKind(&e));
 }
 
 /*
@@ -194,6 +229,11 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 		if (so->nscalar > 0 && !geoidx_scalar_keys_match(so, payload))
 			continue;
 		bool point = GeoidxEntryIsPoint(&e[i]);
+		if (so->nprobes > 0)
+		{
+			visit_probed(so, page, e[i], payload, knn_page != NULL);
+			continue;
+		}
 		if (GeoidxEntryIsShape(&e[i]))
 		{
 			/* a shape is decided by its box where the box decides, else rechecked */
@@ -202,8 +242,12 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 					? geoidx::Verdict::inside
 					: geoidx::spatial_classify(so->keys, GeoidxEntryShapeBox(&e[i]));
 			if (sv == geoidx::Verdict::outside)
+			{
+				geoidx_count_decision(GEOIDX_ENTRY_REJECT, true, true);
 				continue;
+			}
 			bool recheck = (sv != geoidx::Verdict::inside) && !so->shapes_exact;
+			geoidx_count_decision(recheck ? GEOIDX_ENTRY_RECHECK : GEOIDX_ENTRY_MATCH, true, false);
 			if (knn_page == NULL)
 				emit(so, e[i], payload, recheck);
 			else

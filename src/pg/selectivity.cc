@@ -267,6 +267,7 @@ read_restrict_call(FunctionCallInfo fcinfo, RestrictCall *call)
 extern "C"
 {
 	PG_FUNCTION_INFO_V1(geoidx_circle_sel);
+	PG_FUNCTION_INFO_V1(geoidx_shape_op_sel);
 	PG_FUNCTION_INFO_V1(geoidx_in_array_sel);
 }
 
@@ -334,4 +335,30 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
 	PG_RETURN_FLOAT8(region_selectivity(call.root, column, ll, c->radius, c->use_spheroid != 0,
 										(geoidx::RegionMode) c->mode, call.var_relid));
+}
+
+/*
+ * Estimate col ~@> g, col <@~ g, col ~&& g (their RESTRICT) as the rows that
+ * reach into g's candidate disc, the part of the table the index reads.
+ */
+extern "C" Datum
+geoidx_shape_op_sel(PG_FUNCTION_ARGS)
+{
+	RestrictCall call;
+	if (!read_restrict_call(fcinfo, &call))
+		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	Node *column = (Node *) linitial(call.args);
+	Node *other = estimate_expression_value(call.root, (Node *) lsecond(call.args));
+	if (!IsA(other, Const) || IsA(column, Const))
+		PG_RETURN_FLOAT8(geoidx::unknown_region_share(false));
+	if (((Const *) other)->constisnull)
+		PG_RETURN_FLOAT8(0.0);
+	GeoidxPoint p;
+	geoidx_decode_any(((Const *) other)->constvalue, "the argument of a shape operator", &p);
+	if (p.empty)
+		PG_RETURN_FLOAT8(0.0);
+	geoidx::LonLat centre;
+	double radius;
+	geoidx_candidate_disc(&p, "the argument of a shape operator", 0.0, &centre, &radius);
+	PG_RETURN_FLOAT8(circle_selectivity(call.root, column, centre, radius, false, call.var_relid));
 }

@@ -208,6 +208,28 @@ geoidx_intersects(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The candidate disc of a decoded, non-EMPTY value p: a centre and a sphere
+ * radius holding every point within metres of p (see geoidx_candidate_circle).
+ */
+void
+geoidx_candidate_disc(const GeoidxPoint *p, const char *what, double metres, geoidx::LonLat *ll,
+					  double *radius)
+{
+	double angle = 0.0;
+	if (p->shape)
+	{
+		/* p->x, p->y: the direction of the box's centre (gserialized.cc) */
+		*ll = geoidx::LonLat{p->x, p->y};
+		geoidx::Vec3 centre = geoidx::unit_vector(geoidx::geographic_point(*ll));
+		angle = cap_angle(p->box, centre);
+	}
+	else
+		geoidx_point_unit(p, what, ll, NULL);
+	*radius = angle >= M_PI - 1e-9 ? std::numeric_limits<double>::infinity()
+								   : angle * kSphereMetres * (1.0 + 1e-9) + 1.01 * metres + 1.0;
+}
+
+/*
  * geoidx_candidate_circle(g, metres): a candidate disc (GEOIDX_CIRCLE_CANDIDATE,
  * on the sphere) holding every point within metres of g, for the spheroid or
  * the sphere: the cap of g's box, plus metres and 1 % (the sphere's distances
@@ -224,21 +246,10 @@ geoidx_candidate_circle(PG_FUNCTION_ARGS)
 	if (p.empty)
 		PG_RETURN_NULL();
 	GeoidxCircle *c = (GeoidxCircle *) palloc0(sizeof(GeoidxCircle));
-	double angle = 0.0;
 	geoidx::LonLat ll;
-	if (p.shape)
-	{
-		/* p.x, p.y: the direction of the box's centre (gserialized.cc) */
-		ll = geoidx::LonLat{p.x, p.y};
-		geoidx::Vec3 centre = geoidx::unit_vector(geoidx::geographic_point(ll));
-		angle = cap_angle(p.box, centre);
-	}
-	else
-		geoidx_point_unit(&p, what, &ll, NULL);
+	geoidx_candidate_disc(&p, what, metres, &ll, &c->radius);
 	c->lon = ll.lon;
 	c->lat = ll.lat;
-	c->radius = angle >= M_PI - 1e-9 ? std::numeric_limits<double>::infinity()
-									 : angle * kSphereMetres * (1.0 + 1e-9) + 1.01 * metres + 1.0;
 	c->use_spheroid = 0;
 	c->mode = (int16) geoidx::RegionMode::within;
 	c->flags = GEOIDX_CIRCLE_CANDIDATE;
@@ -291,6 +302,49 @@ geoidx_shape_index_condition(SupportRequestIndexCondition *req, Node *column, No
 									InvalidOid, InvalidOid));
 }
 
+namespace
+{
+
+/*
+ * The exact index condition of a shape predicate with the column first,
+ * col ~@> other (covers), col <@~ other (coveredby), col ~&& other
+ * (intersects): the operator is the predicate itself, so nothing is lossy,
+ * and the scan decides what it can from the index (scan_probe.cc). NIL where
+ * the operator is not in the index's family (an index of an older version).
+ */
+List *
+exact_shape_condition(SupportRequestIndexCondition *req, FuncExpr *clause, Node *column,
+					  Node *other)
+{
+	const GeoidxCatalog &o = geoidx_catalog();
+	Oid type = exprType(column);
+	int g;
+	if (type == o.geometry_type)
+		g = 0;
+	else if (OidIsValid(o.geography_type) && type == o.geography_type)
+		g = 1;
+	else
+		return NIL;
+	const char *name = get_func_name(clause->funcid);
+	Oid op = InvalidOid;
+	if (name == NULL)
+		return NIL;
+	if (strcmp(name, "geoidx_covers") == 0)
+		op = o.covers_op[g];
+	else if (strcmp(name, "geoidx_coveredby") == 0)
+		op = o.coveredby_op[g];
+	else if (strcmp(name, "geoidx_intersects") == 0)
+		op = o.intersects_op[g];
+	if (!OidIsValid(op) || exprType(other) != type || !op_in_opfamily(op, req->opfamily) ||
+		!is_pseudo_constant_for_index(req->root, other, req->index))
+		return NIL;
+	req->lossy = false;
+	return list_make1(make_opclause(op, BOOLOID, false, (Expr *) column, (Expr *) other, InvalidOid,
+									clause->inputcollid));
+}
+
+} // namespace
+
 /* Answer the planner's index condition requests for geoidx_covers, _coveredby, _intersects. */
 extern "C" Datum
 geoidx_shape_support(PG_FUNCTION_ARGS)
@@ -306,6 +360,12 @@ geoidx_shape_support(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(NULL);
 	Node *column = (Node *) list_nth(clause->args, req->indexarg);
 	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
+	if (req->indexarg == 0)
+	{
+		List *exact = exact_shape_condition(req, clause, column, other);
+		if (exact != NIL)
+			PG_RETURN_POINTER(exact);
+	}
 	Node *zero = (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8), Float8GetDatum(0.0),
 									false, FLOAT8PASSBYVAL);
 	PG_RETURN_POINTER(geoidx_shape_index_condition(req, column, other, zero));

@@ -150,11 +150,24 @@ geoidx_validate(Oid opclassoid)
 				else if (op->amoplefttype == opcintype)
 					have_distance = true;
 				break;
+			case GEOIDX_STRATEGY_COVERS:
+			case GEOIDX_STRATEGY_COVEREDBY:
+			case GEOIDX_STRATEGY_INTERSECTS:
+				if (op->amoppurpose != AMOP_SEARCH || OidIsValid(op->amopsortfamily))
+					ok = fault(family, "has a search operator used for ordering", name);
+				else if (op->amoplefttype != op->amoprighttype ||
+						 !check_amop_signature(op->amopopr, BOOLOID, op->amoplefttype,
+											   op->amoprighttype))
+					ok = fault(family,
+							   "has a shape operator that does not compare two values of one type "
+							   "as a boolean",
+							   name);
+				break;
 			default:
-				ok = fault(
-					family, "has an operator with an invalid strategy number",
-					psprintf("%s has strategy %d; a point column has 1 (within) and 2 (distance)",
-							 name, op->amopstrategy));
+				ok = fault(family, "has an operator with an invalid strategy number",
+						   psprintf("%s has strategy %d; a point column has 1 (within), 2 "
+									"(distance) and 3 to 5 (covers, covered by, intersects)",
+									name, op->amopstrategy));
 		}
 	}
 

@@ -221,7 +221,7 @@ walk_tree(VerifyState *vs)
 					fail(index, psprintf("entry %d has a coordinate that is not finite", i), p.blk);
 				if (!ItemPointerIsValid(&e[i].tid))
 					fail(index, psprintf("entry %d has an invalid heap TID", i), p.blk);
-				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_SHAPE)
+				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_SHAPE_GRID)
 					fail(index, psprintf("entry %d has unknown flags 0x%04x", i, e[i].flags),
 						 p.blk);
 				if (GeoidxEntryIsShape(&e[i]))
@@ -238,14 +238,20 @@ walk_tree(VerifyState *vs)
 								 p.blk);
 				}
 				IndexTuple payload = NULL;
-				if ((GeoidxEntryPayloadOffset(&e[i]) != 0) != (vs->payload_desc != NULL))
+				bool grid = GeoidxEntryKind(&e[i]) == GEOIDX_KIND_SHAPE_GRID;
+				if ((GeoidxEntryPayloadOffset(&e[i]) != 0) != (vs->payload_desc != NULL || grid))
 					fail(index,
 						 psprintf("entry %d %s a payload", i,
-								  vs->payload_desc ? "lacks" : "of a single-column index has"),
+								  vs->payload_desc || grid ? "lacks"
+														   : "of a single-column index has"),
 						 p.blk);
-				if (vs->payload_desc != NULL)
+				if (vs->payload_desc != NULL || grid)
 				{
 					IndexTuple t = geoidx_entry_payload(index, p.blk, page, &e[i]);
+					geoidx::InteriorGrid g;
+					if (grid && !geoidx_entry_grid(page, &e[i], &g))
+						fail(index, psprintf("entry %d has a payload too short for its grid", i),
+							 p.blk);
 					payload = (IndexTuple) palloc(IndexTupleSize(t));
 					memcpy(payload, t, IndexTupleSize(t));
 				}
@@ -324,8 +330,10 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 	GeoidxLeafEntry want;
 	geoidx::Box3 want_box;
 	geoidx_entry_set_value(&want, isnull[0] ? NULL : &p, &want_box);
+	IndexTuple want_payload = geoidx_form_payload(index, values, isnull, &want);
 	int kind = GeoidxEntryKind(&want);
-	static const char *const kind_names[] = {"a point", "NULL", "EMPTY", "a shape"};
+	static const char *const kind_names[] = {"a point", "NULL", "EMPTY", "a shape",
+											 "a shape with a grid"};
 	IndexedTid key;
 	key.tid = *tid;
 	IndexedTid *hit =
@@ -348,25 +356,29 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 		geoidx_corrupted(index, hit->blk, "heap tuple (%u,%u) is indexed as %s but is %s", hb, ho,
 						 kind_names[hit->kind], kind_names[kind]);
 	/* bits, not numbers: a shape's packed box may read as a NaN */
-	if (kind == GEOIDX_KIND_SHAPE && (memcmp(&hit->x, &want.x, sizeof(double)) != 0 ||
-									  memcmp(&hit->y, &want.y, sizeof(double)) != 0))
+	bool shape = GeoidxEntryIsShape(&want);
+	if (shape && (memcmp(&hit->x, &want.x, sizeof(double)) != 0 ||
+				  memcmp(&hit->y, &want.y, sizeof(double)) != 0))
 		geoidx_corrupted(index, hit->blk,
 						 "heap tuple (%u,%u) is a shape whose box is not the one its entry holds",
 						 hb, ho);
-	if (kind != GEOIDX_KIND_SHAPE && (hit->x != want.x || hit->y != want.y))
+	if (!shape && (hit->x != want.x || hit->y != want.y))
 		geoidx_corrupted(index, hit->blk,
 						 "heap tuple (%u,%u) is indexed at (%.17g %.17g) but holds (%.17g %.17g)",
 						 hb, ho, hit->x, hit->y, want.x, want.y);
-	if (vs->payload_desc != NULL)
+	if (want_payload != NULL)
 	{
-		IndexTuple want = geoidx_form_payload(index, values, isnull);
-		if (IndexTupleSize(want) != IndexTupleSize(hit->payload) ||
-			memcmp(want, hit->payload, IndexTupleSize(want)) != 0)
+		/* the kinds agree, so both have a payload */
+		Size sz = IndexTupleSize(want_payload);
+		if (sz != IndexTupleSize(hit->payload) || memcmp(want_payload, hit->payload, sz) != 0)
 			geoidx_corrupted(index, hit->blk,
-							 "heap tuple (%u,%u) has other values in the columns after the point "
-							 "than its index entry",
+							 kind == GEOIDX_KIND_SHAPE_GRID
+								 ? "heap tuple (%u,%u) has other values in the columns after the "
+								   "point, or another interior grid, than its index entry"
+								 : "heap tuple (%u,%u) has other values in the columns after the "
+								   "point than its index entry",
 							 hb, ho);
-		pfree(want);
+		pfree(want_payload);
 	}
 	vs->heap_checked++;
 }

@@ -1,0 +1,206 @@
+/*
+ * The keys of the shape operators: col ~@> g (geoidx_covers(col, g)), col <@~ g
+ * (geoidx_coveredby) and col ~&& g (geoidx_intersects), the index conditions
+ * the planner support of those functions gives (shape_functions.cc).
+ *
+ * Each is exact as a condition: what the index cannot decide goes back with
+ * xs_recheck, and the executor's recheck is the operator, which is the
+ * function. The index decides:
+ *   - by g's candidate disc (the cap of g's box, plus a metre): an entry
+ *     whose point or box lies outside it fails every one of the three;
+ *   - a shape entry with an interior grid, for a point g (covers, intersects):
+ *     a cell wholly inside the shape holds, wholly outside fails (a point
+ *     ~6 cm or more from every edge, so PostGIS's 1e-5 m of intersects does
+ *     not reach it either);
+ *   - a point entry, for coveredby a polygonal g: the prepared polygon, made
+ *     once per rescan in the scan's memory, covers it or not.
+ * The other keys of the scan are judged as everywhere else: a point exactly,
+ * a shape by its box, a candidate disc by its box alone.
+ */
+#include "covers_shape.h"
+#include "interior_grid.h"
+
+#include "geoidx.h"
+
+extern "C"
+{
+#include "funcapi.h"
+}
+
+namespace
+{
+
+/* How many shape entries scans decided, and how, in this backend. */
+struct DecisionCounts
+{
+	int64 box_outside; /* the box alone ruled it out */
+	int64 inside, outside, recheck;
+};
+DecisionCounts decisions;
+
+/* The argument name of an operator's g in its function's error messages. */
+const char *
+probe_what(int strategy)
+{
+	switch (strategy)
+	{
+		case GEOIDX_STRATEGY_COVERS:
+			return "argument 2 of geoidx_covers";
+		case GEOIDX_STRATEGY_COVEREDBY:
+			return "argument 2 of geoidx_coveredby";
+		default:
+			return "argument 2 of geoidx_intersects";
+	}
+}
+
+} // namespace
+
+/* Add a key of a shape operator to the scan: its disc to the regions, its probe to the probes. */
+void
+geoidx_probe_key(GeoidxScanOpaque so, ScanKey key)
+{
+	const char *what = probe_what(key->sk_strategy);
+	GeoidxPoint p;
+	geoidx_decode_any(key->sk_argument, what, &p);
+	if (p.empty)
+	{
+		/* PostGIS: nothing covers, is covered by or intersects an EMPTY geometry */
+		so->no_match = true;
+		return;
+	}
+	geoidx::LonLat centre;
+	double radius;
+	geoidx_candidate_disc(&p, what, 0.0, &centre, &radius);
+	GeoidxProbe *probe = &so->probes[so->nprobes];
+	probe->strategy = key->sk_strategy;
+	probe->point = !p.shape;
+	probe->v = probe->point ? geoidx::covers_vector(p.x, p.y) : geoidx::Vec3{0.0, 0.0, 0.0};
+	probe->polygon = NULL;
+	if (key->sk_strategy == GEOIDX_STRATEGY_COVEREDBY && p.shape)
+		probe->polygon = geoidx_prepare_cover_shape(key->sk_argument, so->cxt);
+	so->region_probe[so->nregions] = so->nprobes++;
+	so->regions[so->nregions++] = geoidx::region_test(geoidx::geographic_point(centre), radius,
+													  false, geoidx::RegionMode::within);
+	so->shapes_exact = false;
+}
+
+/* Decide an entry against every spatial key of a scan that has a shape operator's. */
+GeoidxEntryVerdict
+geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, bool *by_box)
+{
+	*by_box = true;
+	switch (GeoidxEntryKind(e))
+	{
+		case GEOIDX_KIND_NULL:
+			return GEOIDX_ENTRY_REJECT;
+		case GEOIDX_KIND_EMPTY:
+			return geoidx::spatial_empty_matches(so->keys) ? GEOIDX_ENTRY_MATCH
+														   : GEOIDX_ENTRY_REJECT;
+		default:
+			break;
+	}
+	const bool shape = GeoidxEntryIsShape(e);
+	geoidx::Box3 box{};
+	geoidx::LonLat ll{0.0, 0.0};
+	if (shape)
+		box = GeoidxEntryShapeBox(e);
+	else
+		ll = geoidx::stored_lonlat(e->x, e->y);
+	bool grid_read = false, has_grid = false;
+	geoidx::InteriorGrid grid;
+	geoidx::GridFrame frame;
+	bool all = true;
+	for (int i = 0; i < so->nregions; i++)
+	{
+		const geoidx::RegionTest &t = so->regions[i];
+		const int pi = so->region_probe[i];
+		if (!shape)
+		{
+			if (!geoidx::point_in_region(t, ll))
+				return GEOIDX_ENTRY_REJECT;
+		}
+		else
+		{
+			geoidx::Verdict v = geoidx::classify_region(t, box);
+			if (v == geoidx::Verdict::outside)
+				return GEOIDX_ENTRY_REJECT;
+			/* a candidate disc asks only that the box reach into it */
+			if (pi == GEOIDX_REGION_CANDIDATE ||
+				(pi == GEOIDX_REGION_PLAIN && v == geoidx::Verdict::inside))
+				continue;
+		}
+		if (pi < 0)
+		{
+			if (shape)
+				all = false;
+			continue;
+		}
+		const GeoidxProbe &probe = so->probes[pi];
+		geoidx::Cover c = geoidx::Cover::uncertain;
+		if (shape && probe.point && probe.strategy != GEOIDX_STRATEGY_COVEREDBY)
+		{
+			if (!grid_read)
+			{
+				grid_read = true;
+				has_grid = geoidx_entry_grid(page, e, &grid);
+				if (has_grid)
+					frame = geoidx::grid_frame(box);
+			}
+			/* the packed box lies a grid step (~6 m) beyond the shape: 1e-5 m cannot reach out */
+			if (!geoidx::box_contains(box, probe.v))
+				c = geoidx::Cover::outside;
+			else if (has_grid)
+				c = geoidx::grid_covers(grid, frame, probe.v);
+		}
+		else if (!shape && probe.polygon != NULL)
+			c = geoidx::cover_shape_covers(*probe.polygon, geoidx::covers_vector(e->x, e->y));
+		if (c == geoidx::Cover::outside)
+		{
+			*by_box = false;
+			return GEOIDX_ENTRY_REJECT;
+		}
+		if (c == geoidx::Cover::uncertain)
+			all = false;
+	}
+	return all ? GEOIDX_ENTRY_MATCH : GEOIDX_ENTRY_RECHECK;
+}
+
+/* Count how a scan decided a shape entry (points are always decided). */
+void
+geoidx_count_decision(GeoidxEntryVerdict v, bool shape, bool by_box)
+{
+	if (!shape)
+		return;
+	if (v == GEOIDX_ENTRY_REJECT && by_box)
+		decisions.box_outside++;
+	else if (v == GEOIDX_ENTRY_MATCH)
+		decisions.inside++;
+	else if (v == GEOIDX_ENTRY_REJECT)
+		decisions.outside++;
+	else
+		decisions.recheck++;
+}
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_shape_decisions);
+}
+
+/*
+ * geoidx_shape_decisions(): how many shape entries this backend's scans,
+ * since it started, ruled out by their box alone; of the others, how many
+ * they accepted and rejected from the index (an interior grid, a box inside
+ * the region, a prepared polygon), and how many went to the heap for the
+ * exact test.
+ */
+extern "C" Datum
+geoidx_shape_decisions(PG_FUNCTION_ARGS)
+{
+	TupleDesc desc;
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "geoidx_shape_decisions: a composite result type is needed");
+	Datum values[4] = {Int64GetDatum(decisions.box_outside), Int64GetDatum(decisions.inside),
+					   Int64GetDatum(decisions.outside), Int64GetDatum(decisions.recheck)};
+	bool nulls[4] = {false, false, false, false};
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
