@@ -174,8 +174,8 @@ my ($queries, $rows) = (0, 0);
 # (of a leaf root and of an internal root), an insert's append and its entry
 # enlargement, and VACUUM's compaction of a leaf. The table's index carries a
 # 1,440-byte payload per row (INCLUDE; a polygon's adds its 32-byte grid), so that
-# five entries fill a leaf, in the
-# build as in inserts, and a few hundred rows build every shape; its data lie
+# five entries fill a leaf, in the build as in inserts, and a few hundred rows
+# build every shape; its data lie
 # around (10, 10), every third row a small polygon and every seventh a line
 # (shape entries go through every record too).
 #
