@@ -255,9 +255,58 @@ boundary_walk(const CoverShape &s, const Vec3 &p, double *lo_io, double *hi_io, 
 bool
 cover_shape_boundary_beyond(const CoverShape &s, const Vec3 &p, double angle)
 {
-	double lo = angle, hi = angle;
-	boundary_walk(s, p, &lo, &hi, angle);
-	return lo >= angle;
+	if (angle >= M_PI)
+		return false;
+	/*
+	 * Chords instead of angles where a box decides: an arc lies within the
+	 * box of its ends padded by its sagitta 1 - cos(theta / 2) (for chords up
+	 * to sqrt(2); longer edges take the exact test), and a chord is a
+	 * monotone function of the angle, so an edge whose padded box lies
+	 * farther than the angle's chord is skipped without a trigonometric call.
+	 */
+	const double half = std::sin(angle / 2.0);
+	const double far2 = 4.0 * half * half * (1.0 + 1e-12) + 1e-30;
+	for (uint32_t i = 0; i < s.npolygons; i++)
+	{
+		const CoverPolygon &poly = s.polygons[i];
+		for (uint32_t r = 0; r < poly.nrings; r++)
+		{
+			const RingVectors &ring = s.rings[poly.first_ring + r];
+			if (ring.n == 1 && vec_angle(p, ring.v[0]) < angle)
+				return false;
+			const uint32_t nchunks = ring_chunk_count(ring.n);
+			for (uint32_t c = 0; c < nchunks; c++)
+			{
+				if (ring.chunks != nullptr && min_chord2(ring.chunks[c], p) > far2)
+					continue;
+				const uint32_t end = std::min(ring.n - 1, (c + 1) * kRingChunk);
+				for (uint32_t j = c * kRingChunk; j < end; j++)
+				{
+					const Vec3 &a = ring.v[j], &b = ring.v[j + 1];
+					const double c2 = chord2(a, b);
+					if (c2 <= 2.0)
+					{
+						const double q = c2 / 4.0;
+						const double pad = q / (1.0 + std::sqrt(1.0 - q)) * (1.0 + 1e-9) + 1e-15;
+						Box3 eb = box_of(a);
+						box_extend(&eb, b);
+						for (int k = 0; k < 3; k++)
+						{
+							eb.lo[k] -= pad;
+							eb.hi[k] += pad;
+						}
+						if (min_chord2(eb, p) > far2)
+							continue;
+					}
+					double e_lo, e_hi;
+					edge_angles(a, b, p, &e_lo, &e_hi);
+					if (e_lo < angle)
+						return false;
+				}
+			}
+		}
+	}
+	return true;
 }
 
 void

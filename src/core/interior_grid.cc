@@ -172,20 +172,29 @@ struct Classifier
 		if (r >= 1.0)
 			return Cover::uncertain;
 		const double rho = 2.0 * std::asin(r / 2.0) * (1.0 + 1e-12) + 1e-15;
-		const Vec3 anti{-u.x, -u.y, -u.z};
-		if (!cover_shape_boundary_beyond(s, u, rho + kInteriorMargin) ||
-			!cover_shape_boundary_beyond(s, anti, rho + kInteriorMargin))
+		const double reach = rho + kInteriorMargin;
+		if (!cover_shape_boundary_beyond(s, u, reach))
 			return Cover::uncertain;
+		/* the antipode: far from the whole box (every edge is in it) needs no walk */
+		const Vec3 anti{-u.x, -u.y, -u.z};
+		const double reach_chord = 2.0 * std::sin(std::min(reach, M_PI) / 2.0);
+		if (!(min_chord2(f.box, anti) > reach_chord * reach_chord * (1.0 + 1e-9)) &&
+			!cover_shape_boundary_beyond(s, anti, reach))
+			return Cover::uncertain;
+		bool all_outside = true;
 		for (uint32_t k = 0; k < s.npolygons; k++)
 		{
 			const CoverPolygon &poly = s.polygons[k];
-			if (poly.nrings > 0 &&
-				polygon_covers(s.rings + poly.first_ring, poly.nrings, poly.box, poly.caps, u) ==
-					Cover::inside &&
-				cube_inside_box(u, r, poly.box))
+			if (poly.nrings == 0)
+				continue;
+			const Cover c =
+				polygon_covers(s.rings + poly.first_ring, poly.nrings, poly.box, poly.caps, u);
+			if (c == Cover::inside && cube_inside_box(u, r, poly.box))
 				return Cover::inside;
+			all_outside &= c == Cover::outside;
 		}
-		return cover_shape_covers(s, u) == Cover::outside ? Cover::outside : Cover::uncertain;
+		/* as cover_shape_covers: outside when no polygon covers, and none is uncertain */
+		return all_outside ? Cover::outside : Cover::uncertain;
 	}
 
 	void

@@ -190,9 +190,29 @@ ring_chunk_boxes(const Vec3 *v, uint32_t n, Box3 *out)
 		const uint32_t first = 1 + c * kRingChunk, last = std::min(n - 1, first + kRingChunk - 1);
 		for (uint32_t i = first; i <= last; i++)
 		{
-			if (chord2(v[i - 1], v[i]) < 1e-30)
+			const double c2 = chord2(v[i - 1], v[i]);
+			if (c2 < 1e-30)
 				continue;
-			box_extend(&b, arc_box(v[i - 1], v[i]));
+			if (c2 <= 2.0)
+			{
+				/*
+				 * Up to 90 degrees the box of the ends padded by the sagitta
+				 * 1 - cos(theta / 2) is arc_box's own bound for short arcs,
+				 * and costs no trigonometry: a prepared zone is mostly these.
+				 */
+				const double q = c2 / 4.0;
+				const double pad = q / (1.0 + std::sqrt(1.0 - q)) * (1.0 + 1e-9) + 1e-15;
+				Box3 e = box_of(v[i - 1]);
+				box_extend(&e, v[i]);
+				for (int k = 0; k < 3; k++)
+				{
+					e.lo[k] -= pad;
+					e.hi[k] += pad;
+				}
+				box_extend(&b, e);
+			}
+			else
+				box_extend(&b, arc_box(v[i - 1], v[i]));
 			const Vec3 n = cross(v[i - 1], v[i]);
 			margin = std::max(margin, edge_margin(std::sqrt(dot(n, n))));
 		}
