@@ -38,7 +38,12 @@ dataset_load() {
         die "zones: cannot read $ZONES_NTAS or $ZONES_FEED (data/ of this repository)"
       { sed 's/^/ntas\x1f/' "$ZONES_NTAS" && sed 's/^/feed\x1f/' "$ZONES_FEED"; } |
         sql -v zones="$ZONES" -f "$BENCH_DIR/sql/zones.sql" >/dev/null ;;
-    *) die "unknown data set '$ds' (seed1, seed2, world, worldcat, cities, zones)" ;;
+    zonepts)
+      # derived from zone_probes (G4): zones first, if this run has not loaded it
+      [[ $(sql -c "SELECT to_regclass('zone_probes') IS NOT NULL") == t ]] || dataset_load zones
+      t0=$(now_ms)
+      sql -f "$BENCH_DIR/sql/zonepts.sql" >/dev/null ;;
+    *) die "unknown data set '$ds' (seed1, seed2, world, worldcat, cities, zones, zonepts)" ;;
   esac
   [[ $ds == worldcat ]] || sql -c "VACUUM ANALYZE $ds" >/dev/null # worldcat is a view
   if [[ $ds == zones ]]; then
@@ -67,6 +72,7 @@ await_relation() {
 # (pos, category) for geoidx (position first, as geoidx requires). On zones
 # (G1-G3) the column is the polygon, shape; the index keeps the kit's name
 # <table>_pos (the index-use check and builds.csv look for that name).
+# zonepts (G4) is a point data set like the others: the index is on pos.
 variant_index_ddl() {
   local table=$1 variant=$2 ds=${3:-}
   if [[ $ds == zones ]]; then

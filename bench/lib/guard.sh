@@ -217,6 +217,45 @@ FROM r;
 SQL
 }
 
+# G4 (zonepts): for 10 zones spread over every copy of NYC (ids 1 + i (n -
+# 1) / 9: the first, the last and 8 between), the count of the points the
+# zone covers on zonepts_geoidx, asked as the pgbench script asks it (the
+# zone read by primary key: a parameter of the index scan), must equal
+# PostGIS geography's ST_CoveredBy(pos::geography, zone::geography) count;
+# the ids of those points must be the same too. The reference is
+# zonepts_gist_geog (PostGIS's own geography index); without it, the base
+# table with a planar prefilter, pos && ST_Expand(zone, 0.01) (~1 km: the
+# bulge of geodesic edges beyond the vertices' box is metres for NTA
+# edges). Fails if no zone covered any point (nothing compared).
+guard_zonepts() { # label
+  local label=$1 n i z zs ref=zonepts pre rows=""
+  n=$(sql -c "SELECT count(*) FROM zones")
+  pre="pos && ST_Expand(ZS, 0.01)"
+  if guard_table_exists zonepts_gist_geog; then ref=zonepts_gist_geog pre=true; fi
+  for ((i = 0; i < 10; i++)); do
+    z=$((1 + i * (n - 1) / 9))
+    zs="(SELECT shape FROM zones WHERE id = $z)"
+    rows+="${rows:+ UNION ALL }SELECT $z AS z,
+  (SELECT count(*) FROM zonepts_geoidx WHERE geoidx_coveredby(pos, $zs)) AS got_n,
+  (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM zonepts_geoidx WHERE geoidx_coveredby(pos, $zs)) AS got,
+  (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM $ref
+    WHERE ${pre//ZS/$zs} AND ST_CoveredBy(pos::geography, $zs::geography)) AS ref
+"
+  done
+  # (the reference count is that of its ids: PostGIS's geography test runs once per zone)
+  sql <<SQL
+WITH r0 AS ($rows), r AS (SELECT *, cardinality(ref) AS ref_n FROM r0)
+SELECT '$label',
+       bool_and(got_n = ref_n AND got = ref) AND count(*) FILTER (WHERE ref_n > 0) > 0,
+       format('%s zones, %s differ%s; %s zones with points, %s points in all, %s at most (reference: $ref)',
+              count(*), count(*) FILTER (WHERE got_n <> ref_n OR got <> ref),
+              coalesce(' (zones ' || string_agg(z || ': ' || got_n || ' vs ' || ref_n, ', ')
+                                       FILTER (WHERE got_n <> ref_n OR got <> ref) || ')', ''),
+              count(*) FILTER (WHERE ref_n > 0), sum(ref_n), max(ref_n))
+FROM r;
+SQL
+}
+
 # Is the KF category / the PG bound an index condition of the geoidx scan?
 # (warn only). For PG also with a generic plan (-M prepared runs those after
 # five executions): the bound is then a parameter, not a constant.
@@ -301,6 +340,9 @@ run_guard() {
         "ST_DWithin(shape::geography, PT::geography, 500)" 500
       guard_zones_knn "G3 zones_geoidx 3 nearest (20 probes)" 3
     fi
+    if ((GEOIDX_COVEREDBY)) && guard_table_exists zonepts_geoidx; then
+      guard_zonepts "G4 zonepts_geoidx points covered by a zone (10 zones)"
+    fi
   ) || die "guard: a guard query failed (is geoidx's SQL surface as documented?)"
   local label ok detail bad=0
   while IFS='|' read -r label ok detail; do
@@ -327,6 +369,10 @@ run_guard() {
       "ORDER BY shape <~> (SELECT pos FROM zone_probes WHERE id = 1) LIMIT 3"; do
       guard_plan_uses zones_geoidx_pos "SELECT id FROM zones_geoidx $q"
     done
+  fi
+  if ((GEOIDX_COVEREDBY)) && guard_table_exists zonepts_geoidx; then
+    guard_plan_uses zonepts_geoidx_pos \
+      "SELECT count(*) FROM zonepts_geoidx WHERE geoidx_coveredby(pos, (SELECT shape FROM zones WHERE id = 1))"
   fi
   if ((GEOIDX_BEYOND)) && guard_table_exists pg_centres && guard_table_exists world_geoidx; then
     guard_plan_cond world_geoidx_pos \

@@ -11,7 +11,7 @@ declare -A WL_DATASET=(
   [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2_limit]=seed2 [k1_limit]=world [r2]=seed2
   [k1_world_10]=world [k1_world_100]=world [k1_cities_10]=cities [k1_cities_100]=cities
   [kf]=worldcat [pg]=world
-  [g1_covers]=zones [g2_dwithin]=zones [g3_knn]=zones
+  [g1_covers]=zones [g2_dwithin]=zones [g3_knn]=zones [g4_coveredby]=zonepts
 )
 declare -A WL_TITLE=(
   [t]="T SELECT 1" [r1_ids]="R1 200 km ids" [r1_count]="R1 200 km count(*)"
@@ -21,7 +21,7 @@ declare -A WL_TITLE=(
   [k1_cities_10]="K1 cities k=10" [k1_cities_100]="K1 cities k=100"
   [kf]="KF 1% category k=10" [pg]="PG page 100 of 10 rows"
   [g1_covers]="G1 zone covering a point" [g2_dwithin]="G2 zones within 500 m"
-  [g3_knn]="G3 3 nearest zones"
+  [g3_knn]="G3 3 nearest zones" [g4_coveredby]="G4 points covered by a zone"
 )
 declare -A WL_FULL=(
   [t]="select1"
@@ -40,6 +40,7 @@ declare -A WL_FULL=(
   [g1_covers]="gist_geog gist_geom geoidx"
   [g2_dwithin]="gist_geog gist_geom geoidx"
   [g3_knn]="gist_geog gist_geom geoidx"
+  [g4_coveredby]="gist_geog gist_geom geoidx"
 )
 # The default (<= 5 minutes) run: the variants the targets are about.
 declare -A WL_SHORT=(
@@ -57,18 +58,21 @@ declare -A WL_SHORT=(
   [g1_covers]="gist_geog gist_geom geoidx"
   [g2_dwithin]="gist_geog geoidx"
   [g3_knn]="gist_geog geoidx"
+  [g4_coveredby]="gist_geog gist_geom geoidx"
 )
 WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
-  g1_covers g2_dwithin g3_knn)
+  g1_covers g2_dwithin g3_knn g4_coveredby)
 # Workloads whose per-transaction latencies are logged (pgbench -l) and
 # reported as p50/p95/p99 (latency.csv): G1, as the geofencing issue asks.
 declare -A WL_LATENCY=([g1_covers]=1)
 
 # Extra pgbench arguments of a workload: the zones workloads draw a random
-# probe id in 1..nprobes (the size of zone_probes, which --zones sets).
+# probe id in 1..nprobes (the size of zone_probes, which --zones sets); G4
+# (zonepts) a random zone id in 1..nzones (the size of zones).
 wl_pgbench_vars() {
   case ${WL_DATASET[$1]} in
     zones) echo "-D nprobes=$ZONE_PROBES" ;;
+    zonepts) echo "-D nzones=$ZONE_COUNT" ;;
   esac
 }
 
@@ -83,9 +87,10 @@ index_variant() {
 }
 
 # Is data set $1 selected by --dataset?  worldcat (KF) is derived from world
-# and comes with it.
+# and comes with it; zonepts (G4) is derived from zones and comes with it.
 ds_selected() {
-  in_list "$1" "$DATASETS" || { [[ $1 == worldcat ]] && in_list world "$DATASETS"; }
+  in_list "$1" "$DATASETS" || { [[ $1 == worldcat ]] && in_list world "$DATASETS"; } ||
+    { [[ $1 == zonepts ]] && in_list zones "$DATASETS"; }
 }
 
 # --workloads names (the issue's) -> workload ids.
@@ -97,19 +102,20 @@ workload_group_members() {
     k1) echo "k1_world_10 k1_cities_10 k1_world_100 k1_cities_100" ;;
     kf) echo "kf" ;;
     pg) echo "pg" ;;
-    g) echo "g1_covers g2_dwithin g3_knn" ;;
+    g) echo "g1_covers g2_dwithin g3_knn g4_coveredby" ;;
     g1) echo "g1_covers" ;;
     g2) echo "g2_dwithin" ;;
     g3) echo "g3_knn" ;;
+    g4) echo "g4_coveredby" ;;
     w1 | m1 | build) ;;
-    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3), W1, M1, BUILD)" ;;
+    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3, G4), W1, M1, BUILD)" ;;
   esac
 }
 
 # Variants of workload $1 that this run measures (mode: full or short,
 # geoidx installed or not, and whether it has what KF, PG and G are about: a
-# multicolumn geoidx index, "<~> > bound" as an index condition, and an index
-# on polygons with geoidx_covers).
+# multicolumn geoidx index, "<~> > bound" as an index condition, an index
+# on polygons with geoidx_covers, and, for G4, geoidx_coveredby).
 wl_variants() {
   local w=$1 v out=()
   local list=${WL_SHORT[$w]-}
@@ -119,6 +125,7 @@ wl_variants() {
     [[ $w == kf && $v == geoidx* ]] && ((GEOIDX_MULTICOL == 0)) && continue
     [[ $w == pg && $v == geoidx ]] && ((GEOIDX_BEYOND == 0)) && continue
     [[ ${WL_DATASET[$w]} == zones && $v == geoidx* ]] && ((GEOIDX_SHAPES == 0)) && continue
+    [[ ${WL_DATASET[$w]} == zonepts && $v == geoidx* ]] && ((GEOIDX_COVEREDBY == 0)) && continue
     [[ $v == redis ]] && ! in_list redis "$COMPARATORS" && continue
     out+=("$v")
   done

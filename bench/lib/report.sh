@@ -195,6 +195,11 @@ targets_table() {
   row "G3 3 nearest: geoidx / GiST(geography) <-> (sphere)" "$r" ">=" 20
   r=$(ratio "$(tps_of g3_knn geoidx "$t" "$m" "$c")" "$(tps_of g3_knn gist_geom "$t" "$m" "$c")")
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G3: geoidx / planar GiST <-> (information: degrees, not metres)" "$r"
+  # G4: points covered by a zone (a point column, the zone a parameter)
+  r=$(ratio "$(tps_of g4_coveredby geoidx "$t" "$m" "$c")" "$(tps_of g4_coveredby gist_geog "$t" "$m" "$c")")
+  row "G4 points covered by a zone: geoidx / GiST(geography) ST_CoveredBy" "$r" ">=" 5
+  r=$(ratio "$(tps_of g4_coveredby geoidx "$t" "$m" "$c")" "$(tps_of g4_coveredby gist_geom "$t" "$m" "$c")")
+  [[ -n $r ]] && printf '| %s | %s | | |\n' "G4: geoidx / planar GiST ST_Within (information: straight edges in degrees, the speed to beat)" "$r"
   r=$(ratio "$(tps_of r2 geoidx "$t" "$m" "$c")" "$(tps_of r2 gist_geog "$t" "$m" "$c")")
   row "R2: geoidx / GiST(geography)" "$r" ">=" 2
   g1=$(tps_of r2 gist_geog "$t" "$m" "$c")
