@@ -186,34 +186,40 @@ knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind)
 	knn_push_bound(s, row, payload, row_kind, kInf, false);
 }
 
-void
-knn_push_bound(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind, double bound,
-			   bool in_region)
+namespace
 {
-	SearchItem c{};
-	c.dist = bound;
-	c.kind = ItemKind::exact;
-	c.row_kind = row_kind;
-	c.in_region = in_region;
-	c.payload = payload;
-	c.row = row;
-	heap_push(&s->heap, c);
-}
 
+/* An exact item: a row at its distance (or a bound of it) with its verdict. */
 void
-knn_push_point(KnnSearch *s, uint64_t row, const void *payload, double x, double y, double dist,
-			   bool in_region)
+push_row(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind, double dist,
+		 bool in_region, double x, double y)
 {
 	SearchItem c{};
 	c.dist = dist;
 	c.kind = ItemKind::exact;
-	c.row_kind = kRowPoint;
+	c.row_kind = row_kind;
 	c.in_region = in_region;
 	c.payload = payload;
 	c.row = row;
 	c.x = x;
 	c.y = y;
 	heap_push(&s->heap, c);
+}
+
+} // namespace
+
+void
+knn_push_bound(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind, double bound,
+			   bool in_region)
+{
+	push_row(s, row, payload, row_kind, bound, in_region, 0.0, 0.0);
+}
+
+void
+knn_push_point(KnnSearch *s, uint64_t row, const void *payload, double x, double y, double dist,
+			   bool in_region)
+{
+	push_row(s, row, payload, kRowPoint, dist, in_region, x, y);
 }
 
 /* Return the next row in distance order within limit, refining lazily. */

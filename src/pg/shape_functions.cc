@@ -273,6 +273,22 @@ geoidx_shape_reach_metres(const GeoidxPoint *p)
 	return angle * 6378137.0 * 1.01 + 1.0;
 }
 
+namespace
+{
+
+/* 0 for geometry, 1 for geography, -1 for any other type (the catalog's arrays' index). */
+int
+point_type_index(const GeoidxCatalog &o, Oid type)
+{
+	if (type == o.geometry_type)
+		return 0;
+	if (OidIsValid(o.geography_type) && type == o.geography_type)
+		return 1;
+	return -1;
+}
+
+} // namespace
+
 /*
  * The index condition of a shape predicate, or of geoidx_dwithin with a
  * constant shape: col <@ geoidx_candidate_circle(other, metres), lossy.
@@ -283,12 +299,8 @@ geoidx_shape_index_condition(SupportRequestIndexCondition *req, Node *column, No
 {
 	const GeoidxCatalog &o = geoidx_catalog();
 	Oid type = exprType(column);
-	int g;
-	if (type == o.geometry_type)
-		g = 0;
-	else if (OidIsValid(o.geography_type) && type == o.geography_type)
-		g = 1;
-	else
+	int g = point_type_index(o, type);
+	if (g < 0)
 		return NIL;
 	if (exprType(other) != type || !OidIsValid(o.within_op[g]) || !OidIsValid(o.candidate_fn[g]) ||
 		!op_in_opfamily(o.within_op[g], req->opfamily))
@@ -318,12 +330,8 @@ exact_shape_condition(SupportRequestIndexCondition *req, FuncExpr *clause, Node 
 {
 	const GeoidxCatalog &o = geoidx_catalog();
 	Oid type = exprType(column);
-	int g;
-	if (type == o.geometry_type)
-		g = 0;
-	else if (OidIsValid(o.geography_type) && type == o.geography_type)
-		g = 1;
-	else
+	int g = point_type_index(o, type);
+	if (g < 0)
 		return NIL;
 	const char *name = get_func_name(clause->funcid);
 	Oid op = InvalidOid;

@@ -26,47 +26,6 @@ namespace
 using namespace geoidx;
 using namespace nyc_shapes;
 
-void
-put32(std::vector<uint8_t> *b, uint32_t v)
-{
-	const size_t at = b->size();
-	b->resize(at + 4);
-	std::memcpy(b->data() + at, &v, 4);
-}
-
-void
-put_double(std::vector<uint8_t> *b, double v)
-{
-	const size_t at = b->size();
-	b->resize(at + 8);
-	std::memcpy(b->data() + at, &v, 8);
-}
-
-/* GSERIALIZED v2 (after the varlena header) of a MultiPolygon in SRID 4326, moved by dx, dy. */
-std::vector<uint8_t>
-serialize(const Shape &shape, double dx, double dy)
-{
-	std::vector<uint8_t> b = {0x00, 0x10, 0xE6, 0x40}; /* SRID 4326, version 2, 2-D, no box */
-	put32(&b, kMultiPolygonType);
-	put32(&b, static_cast<uint32_t>(shape.size()));
-	for (const Polygon &poly : shape)
-	{
-		put32(&b, kPolygonType);
-		put32(&b, static_cast<uint32_t>(poly.size()));
-		for (const Ring &r : poly)
-			put32(&b, static_cast<uint32_t>(r.size()));
-		if (poly.size() % 2 == 1)
-			put32(&b, 0);
-		for (const Ring &r : poly)
-			for (const LonLat &ll : r)
-			{
-				put_double(&b, ll.lon + dx);
-				put_double(&b, ll.lat + dy);
-			}
-	}
-	return b;
-}
-
 struct Built
 {
 	std::vector<uint64_t> mem;
