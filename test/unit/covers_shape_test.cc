@@ -26,23 +26,12 @@ namespace
 using namespace geoidx;
 using namespace nyc_shapes;
 
-struct Built
-{
-	std::vector<uint64_t> mem;
-	CoverShape shape;
-	CoverCounts counts;
-};
+using Built = PreparedBytes;
 
 bool
 build(const std::vector<uint8_t> &bytes, Built *out)
 {
-	SerializedHeader h;
-	WalkError err;
-	if (!read_serialized_header(bytes.data(), bytes.size(), &h, &err) ||
-		!count_cover_shape(bytes.data(), h, &out->counts, &err))
-		return false;
-	out->mem.assign(cover_shape_bytes(out->counts) / 8 + 1, 0);
-	return build_cover_shape(bytes.data(), h, out->counts, out->mem.data(), &out->shape, &err);
+	return prepare_bytes(bytes, out);
 }
 
 TEST(CoversShape, AnswersAsThePreparedPolygonsOfTheNYCTest)

@@ -27,10 +27,8 @@ namespace
 using namespace geoidx;
 using namespace nyc_shapes;
 
-struct Built
+struct Built : PreparedBytes
 {
-	std::vector<uint64_t> mem;
-	CoverShape shape;
 	Box3 box; /* as an index entry holds it: packed outwards, unpacked */
 	InteriorGrid grid;
 	GridFrame frame;
@@ -39,13 +37,7 @@ struct Built
 void
 build(const std::vector<uint8_t> &bytes, Built *out)
 {
-	SerializedHeader h;
-	WalkError err;
-	CoverCounts counts;
-	ASSERT_TRUE(read_serialized_header(bytes.data(), bytes.size(), &h, &err));
-	ASSERT_TRUE(count_cover_shape(bytes.data(), h, &counts, &err));
-	out->mem.assign(cover_shape_bytes(counts) / 8 + 1, 0);
-	ASSERT_TRUE(build_cover_shape(bytes.data(), h, counts, out->mem.data(), &out->shape, &err));
+	ASSERT_TRUE(prepare_bytes(bytes, out));
 	Box3 box = box_empty();
 	for (uint32_t i = 0; i < out->shape.npolygons; i++)
 		box_extend(&box, out->shape.polygons[i].box);

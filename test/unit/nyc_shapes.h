@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "arc_box.h"
+#include "covers_shape.h"
 #include "geodesy.h"
 #include "serialized_shape.h"
 #include "sphere_covers.h"
@@ -71,6 +72,26 @@ serialize(const Shape &shape, double dx, double dy)
 			}
 	}
 	return b;
+}
+
+/* A shape prepared by covers_shape.h from GSERIALIZED bytes, in memory of its own. */
+struct PreparedBytes
+{
+	std::vector<uint64_t> mem;
+	CoverShape shape;
+	CoverCounts counts;
+};
+
+inline bool
+prepare_bytes(const std::vector<uint8_t> &bytes, PreparedBytes *out)
+{
+	SerializedHeader h;
+	WalkError err;
+	if (!read_serialized_header(bytes.data(), bytes.size(), &h, &err) ||
+		!count_cover_shape(bytes.data(), h, &out->counts, &err))
+		return false;
+	out->mem.assign(cover_shape_bytes(out->counts) / 8 + 1, 0);
+	return build_cover_shape(bytes.data(), h, out->counts, out->mem.data(), &out->shape, &err);
 }
 
 /* Just enough GeoJSON: the coordinates of each feature's Polygon or MultiPolygon, in order. */
