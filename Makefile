@@ -23,10 +23,11 @@ ISOLATION_OPTS = --dbname=geoidx_isolation --load-extension=postgis --load-exten
 
 PG_CONFIG ?= pg_config
 # C++17; PG15's s_lock.h uses `register`, which C++17 removed; no exceptions or RTTI may
-# cross into PostgreSQL, so none are compiled in.
+# cross into PostgreSQL, so none are compiled in. No contraction of a * b + c into one
+# rounding: the geodesy repeats PostGIS's arithmetic to the last bit (src/core/geodesy.h).
 PG_CPPFLAGS = -DGEOIDX_LIB_VERSION='"$(EXTVERSION)"'
 PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -Wno-register -Wno-unused-parameter \
-	-Wno-missing-field-initializers -fno-exceptions -fno-rtti -Isrc/core
+	-Wno-missing-field-initializers -fno-exceptions -fno-rtti -ffp-contract=off -Isrc/core
 SHLIB_LINK = -lproj -lstdc++ -lm
 # The LLVM bitcode rule ignores PG_CXXFLAGS; geoidx gains nothing from JIT inlining.
 override with_llvm = no

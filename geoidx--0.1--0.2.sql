@@ -142,3 +142,8 @@ CREATE FUNCTION @extschema@.geoidx_shape_decisions(OUT ruled_out_by_box bigint,
 	OUT accepted bigint, OUT rejected bigint, OUT rechecked bigint)
 	AS 'MODULE_PATHNAME', 'geoidx_shape_decisions'
 	LANGUAGE C STRICT PARALLEL RESTRICTED;
+
+-- How many polygon-point distances this backend computed itself, and how many PostGIS did.
+CREATE FUNCTION @extschema@.geoidx_shape_distances(OUT computed bigint, OUT by_postgis bigint)
+	AS 'MODULE_PATHNAME', 'geoidx_shape_distances'
+	LANGUAGE C STRICT PARALLEL RESTRICTED;

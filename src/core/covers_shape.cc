@@ -66,11 +66,16 @@ public:
 		if (kind == ChainKind::point || kind == ChainKind::line)
 			return;
 		Vec3 *v = s_->points + npoints_;
+		GeoPoint *g = s_->geo + npoints_;
 		for (uint32_t i = 0; i < npoints; i++)
 		{
 			double x, y;
 			serialized_xy(coords, ndims, i, &x, &y);
 			v[i] = covers_vector(x, y);
+			LonLat ll{0.0, 0.0};
+			if (normalize_like_geography(x, y, &ll) != CoordCheck::in_range)
+				s_->coerced = true;
+			g[i] = geographic_point(ll);
 			if (i > 0)
 				box_extend(&edges_, arc_box(v[i - 1], v[i]));
 		}
@@ -121,7 +126,7 @@ size_t
 cover_shape_bytes(const CoverCounts &c)
 {
 	return align8(sizeof(CoverPolygon) * c.polygons) + align8(sizeof(RingVectors) * c.rings) +
-		   sizeof(Vec3) * c.points + sizeof(Box3) * c.chunks;
+		   sizeof(Vec3) * c.points + sizeof(GeoPoint) * c.points + sizeof(Box3) * c.chunks;
 }
 
 bool
@@ -136,6 +141,9 @@ build_cover_shape(const uint8_t *data, const SerializedHeader &h, const CoverCou
 	m += align8(sizeof(RingVectors) * c.rings);
 	out->points = reinterpret_cast<Vec3 *>(m);
 	m += sizeof(Vec3) * c.points;
+	out->geo = reinterpret_cast<GeoPoint *>(m);
+	m += sizeof(GeoPoint) * c.points;
+	out->coerced = false;
 	out->chunks = reinterpret_cast<Box3 *>(m);
 	Builder b(out);
 	return walk_serialized(data, h, &b, err);
@@ -253,6 +261,24 @@ boundary_walk(const CoverShape &s, const Vec3 &p, double *lo_io, double *hi_io, 
 } // namespace
 
 bool
+arc_beyond_chord2(const Vec3 &a, const Vec3 &b, const Vec3 &p, double far2)
+{
+	const double c2 = chord2(a, b);
+	if (c2 > 2.0)
+		return false;
+	const double q = c2 / 4.0;
+	const double pad = q / (1.0 + std::sqrt(1.0 - q)) * (1.0 + 1e-9) + 1e-15;
+	Box3 eb = box_of(a);
+	box_extend(&eb, b);
+	for (int k = 0; k < 3; k++)
+	{
+		eb.lo[k] -= pad;
+		eb.hi[k] += pad;
+	}
+	return min_chord2(eb, p) > far2;
+}
+
+bool
 cover_shape_boundary_beyond(const CoverShape &s, const Vec3 &p, double angle)
 {
 	if (angle >= M_PI)
@@ -283,21 +309,8 @@ cover_shape_boundary_beyond(const CoverShape &s, const Vec3 &p, double angle)
 				for (uint32_t j = c * kRingChunk; j < end; j++)
 				{
 					const Vec3 &a = ring.v[j], &b = ring.v[j + 1];
-					const double c2 = chord2(a, b);
-					if (c2 <= 2.0)
-					{
-						const double q = c2 / 4.0;
-						const double pad = q / (1.0 + std::sqrt(1.0 - q)) * (1.0 + 1e-9) + 1e-15;
-						Box3 eb = box_of(a);
-						box_extend(&eb, b);
-						for (int k = 0; k < 3; k++)
-						{
-							eb.lo[k] -= pad;
-							eb.hi[k] += pad;
-						}
-						if (min_chord2(eb, p) > far2)
-							continue;
-					}
+					if (arc_beyond_chord2(a, b, p, far2))
+						continue;
 					double e_lo, e_hi;
 					edge_angles(a, b, p, &e_lo, &e_hi);
 					if (e_lo < angle)

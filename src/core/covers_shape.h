@@ -36,7 +36,9 @@ struct CoverShape
 	CoverPolygon *polygons;
 	RingVectors *rings;
 	Vec3 *points;
+	GeoPoint *geo; /* each point in PostGIS's radians (geographic_point_init), as points */
 	Box3 *chunks;
+	bool coerced; /* the cast moved a coordinate into range (and says so in a NOTICE) */
 };
 
 struct CoverCounts
@@ -78,6 +80,13 @@ void cover_shape_boundary_angles(const CoverShape &s, const Vec3 &p, double *lo,
 
 /* Whether every edge lies at least angle (radians) from p, rounding included: lo >= angle above. */
 bool cover_shape_boundary_beyond(const CoverShape &s, const Vec3 &p, double angle);
+
+/*
+ * Whether the arc a-b lies farther from p than the chord sqrt(far2), judged
+ * by the box of its ends padded by its sagitta, with no trigonometry (false
+ * where that box does not tell; an arc longer than a quarter circle never).
+ */
+bool arc_beyond_chord2(const Vec3 &a, const Vec3 &b, const Vec3 &p, double far2);
 
 /* The central angle from p to the great-circle arc a-b (shorter than half a circle), rounded. */
 double arc_point_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p);

@@ -15,7 +15,7 @@
  *     went round (2^32 OIDs later).
  *   - any other value by its bytes: a hash, then a comparison with a copy.
  *
- * The cache is bounded (kBudget bytes); when a new shape does not fit it is
+ * The cache is bounded (geoidx.prepared_shapes_memory); when a new shape does not fit it is
  * emptied and starts again, which keeps it simple and its size certain. A
  * value that has no prepared form (not a Polygon or MultiPolygon) is cached
  * as such, so that it is not walked again either.
@@ -30,6 +30,7 @@ extern "C"
 {
 #include "access/detoast.h"
 #include "common/hashfn.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 }
@@ -37,7 +38,8 @@ extern "C"
 namespace
 {
 
-constexpr Size kBudget = 64 * 1024 * 1024;
+/* geoidx.prepared_shapes_memory, in kB */
+int budget_kb = 256 * 1024;
 
 struct CacheKey
 {
@@ -147,6 +149,19 @@ prepare(CacheEntry *e, struct varlena *stored)
 
 } // namespace
 
+/* Define geoidx.prepared_shapes_memory (at load). */
+void
+geoidx_cover_cache_init(void)
+{
+	DefineCustomIntVariable(
+		"geoidx.prepared_shapes_memory",
+		"How much memory each backend may keep of prepared polygons.",
+		"geoidx_covers, geoidx_coveredby, geoidx_intersects and <~> prepare a polygon once and "
+		"keep it for the next rows and queries; past this the backend starts again with none. A "
+		"polygon of n vertices takes about 43 n bytes.",
+		&budget_kb, 256 * 1024, 1024, MAX_KILOBYTES, PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+}
+
 /*
  * The prepared form of a polygonal geometry or geography, from the cache or
  * made now; NULL for any other kind, and for a value geoidx refuses (another
@@ -169,7 +184,7 @@ geoidx_cover_shape(Datum value, const char *what)
 	if (found)
 		return NULL; /* a hash collision with another value: no cache, PostGIS answers */
 
-	if (cache_bytes > kBudget)
+	if (cache_bytes > (Size) budget_kb * 1024)
 		reset_cache();
 	e = (CacheEntry *) hash_search(cache, &key, HASH_ENTER, &found);
 	e->polygonal = false;

@@ -50,14 +50,13 @@ distance_common(FunctionCallInfo fcinfo, bool use_spheroid, const char *what1, c
 
 	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
 	{
-		/* a point inside a polygon: PostGIS's distance is exactly 0 */
-		double lo, hi;
-		if ((geoidx_prepared_distance_bounds(PG_GETARG_DATUM(0), what1, PG_GETARG_DATUM(1), what2,
-											 use_spheroid, &lo, &hi) ||
-			 geoidx_prepared_distance_bounds(PG_GETARG_DATUM(1), what2, PG_GETARG_DATUM(0), what1,
-											 use_spheroid, &lo, &hi)) &&
-			hi == 0.0)
-			PG_RETURN_FLOAT8(0.0);
+		/* a polygon and a point: geoidx computes what PostGIS would where it can be sure */
+		double d;
+		if (geoidx_prepared_distance(PG_GETARG_DATUM(0), what1, PG_GETARG_DATUM(1), what2,
+									 use_spheroid, &d) ||
+			geoidx_prepared_distance(PG_GETARG_DATUM(1), what2, PG_GETARG_DATUM(0), what1,
+									 use_spheroid, &d))
+			PG_RETURN_FLOAT8(d);
 		Datum r;
 		if (!geoidx_postgis_call(GEOIDX_PG_DISTANCE, PG_GETARG_DATUM(0), what1, PG_GETARG_DATUM(1),
 								 what2, 0.0, use_spheroid, &r))

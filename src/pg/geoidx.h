@@ -505,6 +505,7 @@ namespace geoidx
 {
 struct CoverShape;
 }
+extern void geoidx_cover_cache_init(void);
 extern const geoidx::CoverShape *geoidx_cover_shape(Datum value, const char *what);
 extern const geoidx::CoverShape *geoidx_prepare_cover_shape(Datum value, MemoryContext cxt);
 
@@ -539,6 +540,8 @@ extern int geoidx_prepared_covers(Datum poly, const char *what_poly, Datum pt, c
 extern bool geoidx_prepared_distance_bounds(Datum poly, const char *what_poly, Datum pt,
 											const char *what_pt, bool use_spheroid, double *lo,
 											double *hi);
+extern bool geoidx_prepared_distance(Datum poly, const char *what_poly, Datum pt,
+									 const char *what_pt, bool use_spheroid, double *metres);
 extern int geoidx_prepared_dwithin(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
 								   double metres, bool use_spheroid);
 extern List *geoidx_shape_index_condition(struct SupportRequestIndexCondition *req, Node *column,

@@ -231,6 +231,7 @@ void
 _PG_init(void)
 {
 	geoidx_install_rewrite_hook();
+	geoidx_cover_cache_init();
 	geoidx_fault_init();
 	geoidx_relopt_kind = add_reloption_kind();
 	add_int_reloption(geoidx_relopt_kind, "fillfactor",

@@ -23,12 +23,14 @@
 #include "covers_shape.h"
 #include "geodesy.h"
 #include "region.h"
+#include "shape_distance.h"
 
 #include "geoidx.h"
 
 extern "C"
 {
 #include "catalog/pg_type.h"
+#include "funcapi.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
@@ -107,6 +109,67 @@ geoidx_prepared_distance_bounds(Datum poly, const char *what_poly, Datum pt, con
 	*lo = geoidx::metres_lower_bound(alo, use_spheroid);
 	*hi = geoidx::metres_upper_bound(ahi, use_spheroid);
 	return true;
+}
+
+namespace
+{
+
+/* How many polygon-point distances this backend computed, and how many it left to PostGIS. */
+struct
+{
+	int64 computed;
+	int64 deferred;
+} distances;
+
+} // namespace
+
+/*
+ * PostGIS's ST_Distance(polygon, point) from the prepared polygon, computed
+ * as PostGIS computes it (shape_distance.h); false where geoidx leaves it to
+ * PostGIS (another kind, a point near an edge, a tie between edges).
+ */
+bool
+geoidx_prepared_distance(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
+						 bool use_spheroid, double *metres)
+{
+	if (!geoidx_datum_is_shape(poly) || geoidx_datum_is_shape(pt))
+		return false;
+	GeoidxPoint p;
+	geoidx::LonLat ll;
+	if (!geoidx_read_point(pt, what_pt, &p, &ll))
+		return false;
+	const geoidx::CoverShape *shape = geoidx_cover_shape(poly, what_poly);
+	if (shape == NULL)
+		return false;
+	bool known =
+		geoidx::shape_point_distance(*shape, geoidx::geographic_point(ll),
+									 geoidx::covers_vector(p.x, p.y), use_spheroid, metres);
+	if (known)
+		distances.computed++;
+	else
+		distances.deferred++;
+	return known;
+}
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_shape_distances);
+}
+
+/*
+ * geoidx_shape_distances(): how many distances between a polygon and a point
+ * (<~>, geoidx_distance) this backend computed itself, and how many it left to
+ * PostGIS, since it started.
+ */
+extern "C" Datum
+geoidx_shape_distances(PG_FUNCTION_ARGS)
+{
+	TupleDesc desc;
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "geoidx_shape_distances: a composite result type is needed");
+	Datum values[2] = {Int64GetDatum(distances.computed), Int64GetDatum(distances.deferred)};
+	bool nulls[2] = {false, false};
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 
 /* ST_DWithin(polygon, point, metres) where those bounds decide it (1 or 0), else -1. */
