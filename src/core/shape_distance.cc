@@ -45,6 +45,31 @@ answerable(const CoverShape &s)
 	return true;
 }
 
+/* The least squared chord from vp to a vertex (chunks whose box lies farther are skipped). */
+double
+nearest_vertex_chord2(const CoverShape &s, const Vec3 &vp)
+{
+	double best = 4.0;
+	for (uint32_t i = 0; i < s.npolygons; i++)
+	{
+		const CoverPolygon &poly = s.polygons[i];
+		for (uint32_t k = 0; k < poly.nrings; k++)
+		{
+			const RingVectors &ring = s.rings[poly.first_ring + k];
+			const uint32_t nchunks = ring_chunk_count(ring.n);
+			for (uint32_t c = 0; c < nchunks; c++)
+			{
+				if (ring.chunks != nullptr && min_chord2(ring.chunks[c], vp) >= best)
+					continue;
+				const uint32_t end = std::min(ring.n, (c + 1) * kRingChunk + 1);
+				for (uint32_t j = c * kRingChunk; j < end; j++)
+					best = std::min(best, chord2(ring.v[j], vp));
+			}
+		}
+	}
+	return best;
+}
+
 /* The squared chord of an angle, rounded up. */
 double
 chord2_of(double angle)
@@ -147,9 +172,9 @@ shape_point_distance(const CoverShape &s, const GeoPoint &gp, const Vec3 &vp, bo
 	}
 	if (c != Cover::outside || s.coerced || !answerable(s))
 		return false;
-	double lo, hi;
-	cover_shape_boundary_angles(s, vp, &lo, &hi);
-	/* the nearest edge lies within hi; PostGIS's rounding of each angle is far below 1e-9 */
+	/* the nearest edge lies no farther than the nearest vertex; PostGIS's rounding of an angle is
+	 * far below 1e-9 */
+	const double hi = chord2_to_angle(nearest_vertex_chord2(s, vp));
 	Candidate cand[kMaxCandidates];
 	int n;
 	if (!gather(s, gp, vp, chord2_of(hi + 1e-9), UINT32_MAX, cand, &n) || n == 0)
