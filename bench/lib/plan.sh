@@ -37,7 +37,7 @@ declare -A WL_FULL=(
   [k1_cities_100]="gist_geog gist_geom geoidx"
   [kf]="gist_geog gist_geom geoidx"
   [pg]="gist_geog gist_offset gist_p1 geoidx geoidx_p1"
-  [g1_covers]="gist_geog gist_geom geoidx"
+  [g1_covers]="gist_geog gist_geom geoidx geoidx_planar"
   [g2_dwithin]="gist_geog gist_geom geoidx"
   [g3_knn]="gist_geog gist_geom geoidx"
   [g4_coveredby]="gist_geog gist_geom geoidx"
@@ -55,7 +55,7 @@ declare -A WL_SHORT=(
   [k1_cities_10]="gist_geog geoidx"
   [kf]="gist_geog geoidx"
   [pg]="gist_offset geoidx geoidx_p1"
-  [g1_covers]="gist_geog gist_geom geoidx"
+  [g1_covers]="gist_geog gist_geom geoidx geoidx_planar"
   [g2_dwithin]="gist_geog geoidx"
   [g3_knn]="gist_geog geoidx"
   [g4_coveredby]="gist_geog gist_geom geoidx"
@@ -80,7 +80,7 @@ wl_pgbench_vars() {
 # (PG: page 1, and GiST's OFFSET form) -> the variant whose table they read.
 index_variant() {
   case $1 in
-    geoidx_p1 | tid) echo geoidx ;;
+    geoidx_p1 | geoidx_planar | tid) echo geoidx ;;
     gist_offset | gist_p1) echo gist_geog ;;
     *) echo "$1" ;;
   esac

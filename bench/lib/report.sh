@@ -187,6 +187,8 @@ targets_table() {
   row "G1 covers: geoidx / GiST(geography) ST_Covers" "$r" ">=" 40
   r=$(ratio "$(tps_of g1_covers geoidx "$t" "$m" "$c")" "$(tps_of g1_covers gist_geom "$t" "$m" "$c")")
   row "G1 covers: geoidx / planar GiST ST_Contains" "$r" ">=" 1
+  r=$(ratio "$(tps_of g1_covers geoidx_planar "$t" "$m" "$c")" "$(tps_of g1_covers gist_geom "$t" "$m" "$c")")
+  row "G1 planar ST_Contains: on geoidx / on GiST(geometry)" "$r" ">=" 1.5
   r=$(ratio "$(tps_of g2_dwithin geoidx "$t" "$m" "$c")" "$(tps_of g2_dwithin gist_geog "$t" "$m" "$c")")
   row "G2 within 500 m: geoidx / GiST(geography) ST_DWithin" "$r" ">=" 20
   r=$(ratio "$(tps_of g2_dwithin geoidx "$t" "$m" "$c")" "$(tps_of g2_dwithin gist_geom "$t" "$m" "$c")")
@@ -269,7 +271,7 @@ chart_matrix() {
 variant_color() {
   while read -r v; do
     case $v in
-      geoidx) echo '#d62728' ;; geoidx_cl) echo '#ff7f0e' ;; geoidx_p1) echo '#ff9896' ;;
+      geoidx) echo '#d62728' ;; geoidx_cl) echo '#ff7f0e' ;; geoidx_p1) echo '#ff9896' ;; geoidx_planar) echo '#e377c2' ;;
       gist_geog) echo '#1f77b4' ;; gist_geom) echo '#17becf' ;; spgist) echo '#9edae5' ;;
       gist_offset) echo '#393b79' ;; gist_p1) echo '#6b6ecf' ;;
       redis) echo '#9467bd' ;; pk) echo '#2ca02c' ;; tid) echo '#8c564b' ;; *) echo '#7f7f7f' ;;
