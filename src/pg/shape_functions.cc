@@ -45,22 +45,34 @@ namespace
 constexpr double kSphereMetres = 6371008.771415059;
 
 /*
+ * The prepared polygon of poly and the decoded point pt, for the fast paths
+ * below; NULL where they do not apply (poly is not a polygon, pt is not a
+ * point or is EMPTY, poly has no prepared form): PostGIS answers then.
+ */
+const geoidx::CoverShape *
+prepared_pair(Datum poly, const char *what_poly, Datum pt, const char *what_pt, GeoidxPoint *p,
+			  geoidx::LonLat *ll)
+{
+	if (!geoidx_datum_is_shape(poly) || geoidx_datum_is_shape(pt))
+		return NULL;
+	if (!geoidx_read_point(pt, what_pt, p, ll))
+		return NULL;
+	return geoidx_cover_shape(poly, what_poly);
+}
+
+} // namespace
+
+/*
  * ST_Covers(polygon, point) where the prepared polygon decides it (1 or 0),
  * -1 where it does not (another kind, or a point too near an edge): then
  * PostGIS answers. Every argument is checked as PostGIS's path checks it.
  */
-} // namespace
-
 int
 geoidx_prepared_covers(Datum poly, const char *what_poly, Datum pt, const char *what_pt)
 {
-	if (!geoidx_datum_is_shape(poly) || geoidx_datum_is_shape(pt))
-		return -1;
 	GeoidxPoint p;
 	geoidx::LonLat ll;
-	if (!geoidx_read_point(pt, what_pt, &p, &ll))
-		return -1;
-	const geoidx::CoverShape *shape = geoidx_cover_shape(poly, what_poly);
+	const geoidx::CoverShape *shape = prepared_pair(poly, what_poly, pt, what_pt, &p, &ll);
 	if (shape == NULL)
 		return -1;
 	switch (geoidx::cover_shape_covers(*shape, geoidx::covers_vector(p.x, p.y)))
@@ -84,13 +96,9 @@ bool
 geoidx_prepared_distance_bounds(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
 								bool use_spheroid, double *lo, double *hi)
 {
-	if (!geoidx_datum_is_shape(poly) || geoidx_datum_is_shape(pt))
-		return false;
 	GeoidxPoint p;
 	geoidx::LonLat ll;
-	if (!geoidx_read_point(pt, what_pt, &p, &ll))
-		return false;
-	const geoidx::CoverShape *shape = geoidx_cover_shape(poly, what_poly);
+	const geoidx::CoverShape *shape = prepared_pair(poly, what_poly, pt, what_pt, &p, &ll);
 	if (shape == NULL)
 		return false;
 	const geoidx::Vec3 v = geoidx::covers_vector(p.x, p.y);
@@ -132,13 +140,9 @@ bool
 geoidx_prepared_distance(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
 						 bool use_spheroid, double *metres)
 {
-	if (!geoidx_datum_is_shape(poly) || geoidx_datum_is_shape(pt))
-		return false;
 	GeoidxPoint p;
 	geoidx::LonLat ll;
-	if (!geoidx_read_point(pt, what_pt, &p, &ll))
-		return false;
-	const geoidx::CoverShape *shape = geoidx_cover_shape(poly, what_poly);
+	const geoidx::CoverShape *shape = prepared_pair(poly, what_poly, pt, what_pt, &p, &ll);
 	if (shape == NULL)
 		return false;
 	bool known =

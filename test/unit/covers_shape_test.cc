@@ -36,11 +36,7 @@ build(const std::vector<uint8_t> &bytes, Built *out)
 
 TEST(CoversShape, AnswersAsThePreparedPolygonsOfTheNYCTest)
 {
-	std::ifstream geo(GEOIDX_UNIT_DATA "/../../../data/gofence-profiling/nyc/nyc_ntas.geojson");
-	ASSERT_TRUE(geo);
-	std::stringstream text;
-	text << geo.rdbuf();
-	const std::vector<Shape> ntas = GeoJson(text.str()).shapes();
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
 	ASSERT_EQ(ntas.size(), 195u);
 
 	NycCovers nyc;

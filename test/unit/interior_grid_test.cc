@@ -72,11 +72,7 @@ TEST(InteriorGrid, FrameCellsCoverTheBoxAndNothingElse)
 
 TEST(InteriorGrid, NeverCallsAPointInsideThatPostGISLeavesUncovered)
 {
-	std::ifstream geo(GEOIDX_UNIT_DATA "/../../../data/gofence-profiling/nyc/nyc_ntas.geojson");
-	ASSERT_TRUE(geo);
-	std::stringstream text;
-	text << geo.rdbuf();
-	const std::vector<Shape> ntas = GeoJson(text.str()).shapes();
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
 	ASSERT_EQ(ntas.size(), 195u);
 	NycCovers nyc;
 	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &nyc));

@@ -185,6 +185,19 @@ private:
 	size_t pos_ = 0;
 };
 
+/* The 195 NYC neighbourhoods of the repository's data/ (empty if the file is missing). */
+inline std::vector<Shape>
+load_ntas(const char *unit_data)
+{
+	std::ifstream geo(std::string(unit_data) +
+					  "/../../../data/gofence-profiling/nyc/nyc_ntas.geojson");
+	if (!geo)
+		return {};
+	std::stringstream text;
+	text << geo.rdbuf();
+	return GeoJson(text.str()).shapes();
+}
+
 /*
  * PostGIS's answers of test/unit/data/make_nyc_covers.py: the probes, the
  * places the neighbourhoods were moved to, and the (place, neighbourhood,

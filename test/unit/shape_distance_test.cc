@@ -50,11 +50,7 @@ brute_force(const Shape &shape, double dx, double dy, const GeoPoint &gp)
 
 TEST(ShapeDistance, TheSearchFindsTheEdgeABruteForceFinds)
 {
-	std::ifstream geo(GEOIDX_UNIT_DATA "/../../../data/gofence-profiling/nyc/nyc_ntas.geojson");
-	ASSERT_TRUE(geo);
-	std::stringstream text;
-	text << geo.rdbuf();
-	const std::vector<Shape> ntas = GeoJson(text.str()).shapes();
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
 	ASSERT_EQ(ntas.size(), 195u);
 
 	long asked = 0, inside = 0, outside = 0, deferred = 0;

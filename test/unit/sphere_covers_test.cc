@@ -31,13 +31,8 @@ using namespace nyc_shapes;
 
 TEST(SphereCovers, AnswersAsPostGISOnNYCNeighbourhoodsAtFourPlaces)
 {
-	std::ifstream geo(GEOIDX_UNIT_DATA "/../../../data/gofence-profiling/nyc/nyc_ntas.geojson");
-	ASSERT_TRUE(geo) << "no NYC neighbourhoods in data/";
-	std::stringstream text;
-	text << geo.rdbuf();
-	const std::string json = text.str();
-	const std::vector<Shape> ntas = GeoJson(json).shapes();
-	ASSERT_EQ(ntas.size(), 195u);
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
+	ASSERT_EQ(ntas.size(), 195u) << "no NYC neighbourhoods in data/";
 
 	NycCovers nyc;
 	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &nyc))
