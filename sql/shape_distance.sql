@@ -31,7 +31,9 @@ CREATE TABLE pair AS
 SELECT p.id AS pid, z.id AS zid, z.shape <~> p.pt AS g, p.pt <~> z.shape AS g_swapped,
 	geoidx_distance(z.shape, p.pt, false) AS g_sphere,
 	ST_Distance(z.shape::geography, p.pt::geography) AS pg,
-	ST_Distance(z.shape::geography, p.pt::geography, false) AS pg_sphere
+	ST_Distance(z.shape::geography, p.pt::geography, false) AS pg_sphere,
+	geoidx_intersects(z.shape, p.pt) AS gi, geoidx_intersects(p.pt, z.shape) AS gi_swapped,
+	ST_Intersects(z.shape::geography, p.pt::geography) AS pgi
 FROM probe p JOIN nta z ON ST_DWithin(z.shape, p.pt, 0.03)
 ORDER BY p.id, z.id;
 CREATE TABLE d1 AS SELECT * FROM geoidx_shape_distances();
@@ -40,6 +42,11 @@ SELECT count(*) >= 5000 AS many_pairs,
 	count(*) FILTER (WHERE g IS DISTINCT FROM pg) AS spheroid_differs,
 	count(*) FILTER (WHERE g_swapped IS DISTINCT FROM pg) AS swapped_differs,
 	count(*) FILTER (WHERE g_sphere IS DISTINCT FROM pg_sphere) AS sphere_differs
+FROM pair;
+-- geoidx_intersects, which the distance bounds decide away from the edges
+SELECT count(*) FILTER (WHERE pgi) > 300 AS some_intersect,
+	count(*) FILTER (WHERE gi IS DISTINCT FROM pgi) AS intersects_differs,
+	count(*) FILTER (WHERE gi_swapped IS DISTINCT FROM pgi) AS swapped_intersects_differs
 FROM pair;
 -- geoidx computed (not PostGIS) at least 90 % of them
 SELECT (d1.computed - d0.computed) >= 0.9 * 3 * (SELECT count(*) FROM pair) AS mostly_computed

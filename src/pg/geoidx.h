@@ -544,6 +544,8 @@ extern bool geoidx_prepared_distance(Datum poly, const char *what_poly, Datum pt
 									 const char *what_pt, bool use_spheroid, double *metres);
 extern int geoidx_prepared_dwithin(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
 								   double metres, bool use_spheroid);
+extern int geoidx_prepared_intersects(Datum poly, const char *what_poly, Datum pt,
+									  const char *what_pt);
 extern List *geoidx_shape_index_condition(struct SupportRequestIndexCondition *req, Node *column,
 										  Node *other, Node *metres);
 

@@ -191,6 +191,20 @@ geoidx_prepared_dwithin(Datum poly, const char *what_poly, Datum pt, const char 
 	return -1;
 }
 
+/* ST_Intersects(polygon, point) where the prepared polygon's distance bounds decide it, else -1. */
+int
+geoidx_prepared_intersects(Datum poly, const char *what_poly, Datum pt, const char *what_pt)
+{
+	double lo, hi;
+	if (!geoidx_prepared_distance_bounds(poly, what_poly, pt, what_pt, true, &lo, &hi))
+		return -1;
+	if (hi == 0.0)
+		return 1;
+	if (lo > 1e-6)
+		return 0;
+	return -1;
+}
+
 namespace
 {
 
@@ -263,13 +277,18 @@ geoidx_coveredby(PG_FUNCTION_ARGS)
 extern "C" Datum
 geoidx_intersects(PG_FUNCTION_ARGS)
 {
-	/* a point well inside a polygon is at distance 0 from it: PostGIS's intersects is distance <
-	 * 1e-5 */
-	if (geoidx_prepared_covers(PG_GETARG_DATUM(0), "argument 1 of geoidx_intersects",
-							   PG_GETARG_DATUM(1), "argument 2 of geoidx_intersects") == 1 ||
-		geoidx_prepared_covers(PG_GETARG_DATUM(1), "argument 2 of geoidx_intersects",
-							   PG_GETARG_DATUM(0), "argument 1 of geoidx_intersects") == 1)
-		PG_RETURN_BOOL(true);
+	/*
+	 * PostGIS's ST_Intersects(geography) is ST_DWithin(a, b, 1e-12 m) on the
+	 * spheroid: a point well inside a polygon is at distance 0 from it, one
+	 * whose distance is bounded above a micrometre is not within it.
+	 */
+	int fast = geoidx_prepared_intersects(PG_GETARG_DATUM(0), "argument 1 of geoidx_intersects",
+										  PG_GETARG_DATUM(1), "argument 2 of geoidx_intersects");
+	if (fast < 0)
+		fast = geoidx_prepared_intersects(PG_GETARG_DATUM(1), "argument 2 of geoidx_intersects",
+										  PG_GETARG_DATUM(0), "argument 1 of geoidx_intersects");
+	if (fast >= 0)
+		PG_RETURN_BOOL(fast == 1);
 	return predicate(fcinfo, GEOIDX_PG_INTERSECTS, "argument 1 of geoidx_intersects",
 					 "argument 2 of geoidx_intersects");
 }
