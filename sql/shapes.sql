@@ -38,6 +38,10 @@ SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE geoidx_covers(shape, 'SRID=4326;POINT(-73.9 40.1)');
 EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE geoidx_dwithin(shape, 'SRID=4326;POINT(-73.9 40.1)', 500);
 EXPLAIN (COSTS OFF) SELECT id FROM zones ORDER BY shape <~> 'SRID=4326;POINT(-73.9 40.1)' LIMIT 3;
+-- the column second: the predicate commuted into the index's own operator, exact
+EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE geoidx_coveredby('SRID=4326;POINT(-73.9 40.1)', shape);
+EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE geoidx_covers('SRID=4326;POINT(-73.9 40.1)', shape);
+EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE geoidx_intersects('SRID=4326;LINESTRING(-73.9 40.1, -73.8 40.2)', shape);
 
 -- each predicate, index scan and bitmap scan against PostGIS (through its GiST index)
 CREATE TABLE answers (form text, mode text, got text);
@@ -48,6 +52,7 @@ DECLARE
 		['geoidx_coveredby(q.pt, z.shape)', 'ST_CoveredBy(q.pt::geography, z.shape::geography)'],
 		['geoidx_intersects(z.shape, q.pt)', 'ST_Intersects(z.shape::geography, q.pt::geography)'],
 		['geoidx_intersects(q.pt, z.shape)', 'ST_Intersects(q.pt::geography, z.shape::geography)'],
+		['geoidx_covers(ST_Buffer(q.pt, 0.05, 2), z.shape)', 'ST_Covers(ST_Buffer(q.pt, 0.05, 2)::geography, z.shape::geography)'],
 		['geoidx_covers(z.shape, ST_Buffer(q.pt, 0.002, 1))', 'ST_Covers(z.shape::geography, ST_Buffer(q.pt, 0.002, 1)::geography)'],
 		['geoidx_coveredby(z.shape, ST_Buffer(q.pt, 0.04, 2))', 'ST_CoveredBy(z.shape::geography, ST_Buffer(q.pt, 0.04, 2)::geography)'],
 		['geoidx_intersects(z.shape, ST_MakeLine(q.pt, ST_Translate(q.pt, 0.004, 0.003)))', 'ST_Intersects(z.shape::geography, ST_MakeLine(q.pt, ST_Translate(q.pt, 0.004, 0.003))::geography)'],

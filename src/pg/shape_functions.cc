@@ -404,16 +404,22 @@ namespace
 {
 
 /*
- * The exact index condition of a shape predicate with the column first,
- * col ~@> other (covers), col <@~ other (coveredby), col ~&& other
- * (intersects): the operator is the predicate itself, so nothing is lossy,
- * and the scan decides what it can from the index (scan_probe.cc). NIL where
- * the operator is not in the index's family (an index of an older version).
+ * The exact index condition of a shape predicate: col ~@> other (covers),
+ * col <@~ other (coveredby), col ~&& other (intersects). The operator is the
+ * predicate itself, so nothing is lossy, and the scan decides what it can from
+ * the index (scan_probe.cc). With the column second the predicate is
+ * commuted: covers(other, col) is coveredby(col, other), and intersects is
+ * symmetric (geoidx_intersects decides from either argument's prepared
+ * polygon, and PostGIS's own answer does not depend on the order beyond its
+ * cached and uncached paths, which may differ by their tolerance at an edge).
+ * NIL where the operator is not in the index's family (an index of an older
+ * version).
  */
 List *
 exact_shape_condition(SupportRequestIndexCondition *req, FuncExpr *clause, Node *column,
 					  Node *other)
 {
+	bool commuted = req->indexarg == 1;
 	const GeoidxCatalog &o = geoidx_catalog();
 	Oid type = exprType(column);
 	int g = point_type_index(o, type);
@@ -424,9 +430,9 @@ exact_shape_condition(SupportRequestIndexCondition *req, FuncExpr *clause, Node 
 	if (name == NULL)
 		return NIL;
 	if (strcmp(name, "geoidx_covers") == 0)
-		op = o.covers_op[g];
+		op = commuted ? o.coveredby_op[g] : o.covers_op[g];
 	else if (strcmp(name, "geoidx_coveredby") == 0)
-		op = o.coveredby_op[g];
+		op = commuted ? o.covers_op[g] : o.coveredby_op[g];
 	else if (strcmp(name, "geoidx_intersects") == 0)
 		op = o.intersects_op[g];
 	if (!OidIsValid(op) || exprType(other) != type || !op_in_opfamily(op, req->opfamily) ||
@@ -454,12 +460,9 @@ geoidx_shape_support(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(NULL);
 	Node *column = (Node *) list_nth(clause->args, req->indexarg);
 	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
-	if (req->indexarg == 0)
-	{
-		List *exact = exact_shape_condition(req, clause, column, other);
-		if (exact != NIL)
-			PG_RETURN_POINTER(exact);
-	}
+	List *exact = exact_shape_condition(req, clause, column, other);
+	if (exact != NIL)
+		PG_RETURN_POINTER(exact);
 	Node *zero = (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8), Float8GetDatum(0.0),
 									false, FLOAT8PASSBYVAL);
 	PG_RETURN_POINTER(geoidx_shape_index_condition(req, column, other, zero));
