@@ -5,11 +5,21 @@
  * others give, boundary cases included.
  *
  * geoidx decides what it can from boxes (the index, and the region tests of
- * circle.cc); a shape whose box does not decide comes here. Each PostGIS
- * function keeps one FmgrInfo for the backend, so PostGIS's own argument
- * cache (the circle tree of an argument that repeats from call to call, kept
- * in fn_extra) works across rows as it does in a sequential scan: a scan of
- * zones against one point builds the point's tree once. Geometry arguments go
+ * circle.cc); a shape whose box does not decide comes here.
+ *
+ * Which of PostGIS's answers: PostGIS keeps, in fn_extra, a circle tree of an
+ * argument that repeats from call to call, and at an edge its tree path and
+ * its brute-force path can disagree (a point 0.2 um from a zone's vertex:
+ * ST_Intersects true alone, false in a scan where the point repeats). So
+ * PostGIS's own answer for a pair depends on the rows called before it, which
+ * a scan's order decides: an index scan and a sequential scan of the same
+ * query could return different rows. A pair with a point gets the answer of
+ * the pair alone (SELECT ST_Intersects(a, b)): the call goes with a fresh
+ * fn_extra, so PostGIS takes its brute-force path (a point against one shape
+ * is linear in the shape, and only pairs at an edge get here). Two shapes keep
+ * one FmgrInfo for the backend, so the tree of a shape that repeats is built
+ * once, as in PostGIS's own scans: brute force is quadratic there, and the
+ * answer is the one PostGIS gives in the scan's call order. Geometry arguments go
  * through the geography cast (PostGIS's, so its wrapping and NOTICE are the
  * cast's); geography arguments go as they are. Before that every argument is
  * decoded by geoidx (SRID, kind, finite coordinates), so that an input geoidx
@@ -39,6 +49,9 @@ struct PostgisFunction
 
 PostgisFunction functions[GEOIDX_PG_NFUNCTIONS];
 PostgisFunction cast_function;
+
+/* The fn_extra of a call for a pair with a point (see above), reset at the next one. */
+MemoryContext alone_cxt = NULL;
 
 /* The backend's FmgrInfo of a PostGIS function, set up again when its OID changes. */
 FmgrInfo *
@@ -139,6 +152,18 @@ geoidx_postgis_call(int fn, Datum a, const char *what_a, Datum b, const char *wh
 	FmgrInfo *f = function_info(&functions[fn], oids[fn], names[fn]);
 	Datum ga = as_geography(a, what_a);
 	Datum gb = as_geography(b, what_b);
+	FmgrInfo alone;
+	if (!geoidx_datum_is_shape(ga) || !geoidx_datum_is_shape(gb))
+	{
+		/* what PostGIS's cache kept for the last such call is dropped here */
+		if (alone_cxt == NULL)
+			alone_cxt = AllocSetContextCreate(TopMemoryContext, "geoidx PostGIS calls of one pair",
+											  ALLOCSET_SMALL_SIZES);
+		else
+			MemoryContextReset(alone_cxt);
+		fmgr_info_copy(&alone, f, alone_cxt);
+		f = &alone;
+	}
 
 	LOCAL_FCINFO(fcinfo, 4);
 	int nargs = fn == GEOIDX_PG_DWITHIN ? 4 : fn == GEOIDX_PG_DISTANCE ? 3 : 2;

@@ -156,3 +156,23 @@ DROP TABLE src, nyc, bus;
 VACUUM ANALYZE zones;
 VACUUM ANALYZE probes;
 VACUUM ANALYZE qshapes;
+
+-- PostGIS's answer for one pair alone, as `SELECT ST_Intersects(a, b)` gives
+-- it: each EXECUTE is a new plan, so PostGIS's argument cache (a tree of an
+-- argument that repeats from row to row) is empty and it takes the path a
+-- single call takes. geoidx answers every pair with a point this way
+-- (postgis_calls.cc); in a scan, PostGIS's own answer at an edge can depend on
+-- the rows before it.
+CREATE FUNCTION pg_alone(fn text, a geography, b geography, r float8 DEFAULT NULL, spheroid boolean DEFAULT true)
+RETURNS text LANGUAGE plpgsql STABLE AS $$
+DECLARE v text;
+BEGIN
+	IF r IS NULL THEN
+		EXECUTE format('SELECT %s($1, $2)::text', fn) INTO v USING a, b;
+	ELSIF fn = 'ST_Distance' THEN
+		EXECUTE 'SELECT ST_Distance($1, $2, $3)::text' INTO v USING a, b, spheroid;
+	ELSE
+		EXECUTE format('SELECT %s($1, $2, $3, $4)::text', fn) INTO v USING a, b, r, spheroid;
+	END IF;
+	RETURN v;
+END $$;
