@@ -148,6 +148,57 @@ SELECT count(*) AS executions, bool_and(c = w) AS inzone_same FROM (
 EXECUTE inzone('SRID=4326;POLYGON((-74 40, -73.5 40, -73.5 40.5, -74 40))');
 SELECT count(*) FROM pts WHERE ST_CoveredBy(pt::geography, 'SRID=4326;POLYGON((-74 40, -73.5 40, -73.5 40.5, -74 40))'::geography);
 
+-- zones outside, the points' index inside: geoidx_dwithin(zone, point, r) gets
+-- the candidate disc of the zone and the call as the filter, since the zone may
+-- be a shape; a centre that is a point in every row (PostGIS's point
+-- constructors) keeps the exact disc
+EXPLAIN (COSTS OFF) SELECT z.id, x.id FROM zones z CROSS JOIN LATERAL (SELECT id FROM pts WHERE geoidx_dwithin(z.shape, pt, 300)) x;
+EXPLAIN (COSTS OFF) SELECT z.id, x.id FROM zones z CROSS JOIN LATERAL (SELECT id FROM pts WHERE geoidx_dwithin(ST_SetSRID(ST_MakePoint(ST_XMin(z.shape), ST_YMin(z.shape)), 4326), pt, 300)) x;
+DELETE FROM answers;
+DO $$
+DECLARE
+	forms text[][] := ARRAY[
+		['geoidx_dwithin(z.shape, pt, 300)', 'ST_DWithin(z.shape::geography, pt::geography, 300)'],
+		['geoidx_dwithin(pt, z.shape, 2500, false)', 'ST_DWithin(pt::geography, z.shape::geography, 2500, false)'],
+		['geoidx_dwithin(ST_SetSRID(ST_MakePoint(ST_XMin(z.shape), ST_YMin(z.shape)), 4326), pt, 3000)',
+		 'ST_DWithin(ST_SetSRID(ST_MakePoint(ST_XMin(z.shape), ST_YMin(z.shape)), 4326)::geography, pt::geography, 3000)']];
+	want text; got text; m text;
+BEGIN
+	FOR i IN 1 .. array_length(forms, 1) LOOP
+		want := fp(format('SELECT z.id AS p, pts.id FROM zones z JOIN pts ON %s', forms[i][2]));
+		FOREACH m IN ARRAY ARRAY['index', 'bitmap'] LOOP
+			SET LOCAL enable_seqscan = off;
+			IF m = 'index' THEN SET LOCAL enable_indexscan = on; SET LOCAL enable_bitmapscan = off;
+			ELSE SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = on; END IF;
+			got := fp(format('SELECT z.id AS p, x.id FROM zones z CROSS JOIN LATERAL (SELECT id FROM pts WHERE %s) x', forms[i][1]));
+			INSERT INTO answers VALUES (forms[i][1], m, CASE WHEN got = want THEN 'same (' || split_part(want, ':', 1) || ' pairs)' ELSE got || ' <> ' || want END);
+		END LOOP;
+	END LOOP;
+END $$;
+SELECT * FROM answers;
+-- a parameter in a generic plan may be a shape too
+PREPARE near(geometry) AS SELECT count(*) FROM pts WHERE geoidx_dwithin($1, pt, 3000);
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE near('SRID=4326;POINT(-74.02 39.98)');
+EXECUTE near('SRID=4326;POINT(-74.02 39.98)');
+SELECT count(*) FROM pts WHERE ST_DWithin('SRID=4326;POINT(-74.02 39.98)'::geography, pt::geography, 3000);
+EXECUTE near('SRID=4326;POLYGON((-74 40, -73.5 40, -73.5 40.5, -74 40))');
+SELECT count(*) FROM pts WHERE ST_DWithin('SRID=4326;POLYGON((-74 40, -73.5 40, -73.5 40.5, -74 40))'::geography, pt::geography, 3000);
+RESET plan_cache_mode;
+DEALLOCATE near;
+
+-- a plain GiST index on a column of shapes gets no condition from
+-- geoidx_dwithin: the box in degrees around the centre would miss a geodesic
+-- edge that bulges beyond the degree box of its ends (this line reaches 84.3 N)
+CREATE TABLE gz (id int, shape geometry);
+INSERT INTO gz VALUES (1, 'SRID=4326;LINESTRING(-100 60, 100 60)'), (2, 'SRID=4326;POINT(179.9 84.3)'), (3, 'SRID=4326;POINT(0 0)');
+CREATE INDEX gz_gist ON gz USING gist (shape);
+EXPLAIN (COSTS OFF) SELECT id FROM gz WHERE geoidx_dwithin(shape, 'SRID=4326;POINT(180 84.3)', 20000);
+SELECT array_agg(id ORDER BY id) AS geoidx, (SELECT array_agg(id ORDER BY id) FROM gz
+	WHERE ST_DWithin(shape::geography, 'SRID=4326;POINT(180 84.3)'::geography, 20000)) AS postgis
+FROM gz WHERE geoidx_dwithin(shape, 'SRID=4326;POINT(180 84.3)', 20000);
+DROP TABLE gz;
+
 -- errors: what the geography cast refuses, geoidx refuses (the index unchanged)
 INSERT INTO zones VALUES (30001, 'SRID=4326;CIRCULARSTRING(0 0, 1 1, 2 0)');
 INSERT INTO zones VALUES (30002, 'SRID=3857;POLYGON((0 0, 1 0, 1 1, 0 0))');

@@ -9,7 +9,13 @@
  *     an exact condition (lossy = false): the index decides ST_DWithin itself;
  *   - on a GiST or SP-GiST index whose operator family has PostGIS's
  *     && (geometry, geometry):      col && geoidx_search_box(other, metres, use_spheroid)
- *     a lossy one: the original call stays as a filter.
+ *     a lossy one: the original call stays as a filter. Only for a column
+ *     and a centre that are points in every row (a geometry(Point) column):
+ *     the box in degrees does not hold a shape's geodesic edges.
+ * When other may be a shape in some row or for some parameter value (anything
+ * but a constant point, a Point-typed column, PostGIS's point constructors),
+ * the geoidx condition is the lossy col <@ geoidx_candidate_circle(other,
+ * metres) of the shape predicates instead, with the call as the filter.
  * The same for geography arguments on a geoidx geography index (geoidx_circle's
  * geography overload); on PostGIS's own geography GiST index nothing: the call
  * stays as it is (a box in degrees is no key of it; its own ST_DWithin is the
@@ -87,6 +93,52 @@ geoidx_widen_radius(Node *metres, const GeoidxCatalog &o)
 namespace
 {
 
+/* Whether PostGIS's function fn makes a point of any arguments (ST_MakePoint, ST_Point...). */
+bool
+makes_point(const char *fn)
+{
+	static const char *const names[] = {"st_makepoint", "st_makepointm", "st_point",
+										"st_pointz",    "st_pointm",     "st_pointzm"};
+	for (const char *n : names)
+		if (strcmp(fn, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether other is a point (or EMPTY, or NULL) in every row and for every
+ * parameter value: a constant, a column or cast whose type modifier says
+ * Point, or PostGIS's point constructors under ST_SetSRID, ST_Transform and
+ * the casts. Only then can geoidx_circle(other, ...) be the index condition:
+ * it is a disc around a point, and raises an error for a shape.
+ */
+bool
+is_point_for_every_row(Node *other, const GeoidxCatalog &o)
+{
+	if (IsA(other, Const))
+		return ((Const *) other)->constisnull ||
+			   !geoidx_datum_is_shape(((Const *) other)->constvalue);
+	if (IsA(other, RelabelType))
+		return is_point_for_every_row((Node *) ((RelabelType *) other)->arg, o);
+	int32 typmod = exprTypmod(other);
+	if (typmod >= 0 && ((typmod & 0x000000FC) >> 2) == 1 /* PostGIS's POINTTYPE */)
+		return true;
+	if (!IsA(other, FuncExpr) || !OidIsValid(o.pg_geography_fn))
+		return false;
+	FuncExpr *f = (FuncExpr *) other;
+	if (get_func_namespace(f->funcid) != get_func_namespace(o.pg_geography_fn))
+		return false;
+	const char *name = get_func_name(f->funcid);
+	if (name == NULL)
+		return false;
+	if (makes_point(name))
+		return true;
+	if (f->args != NIL && (strcmp(name, "st_setsrid") == 0 || strcmp(name, "st_transform") == 0 ||
+						   strcmp(name, "geography") == 0 || strcmp(name, "geometry") == 0))
+		return is_point_for_every_row((Node *) linitial(f->args), o);
+	return false;
+}
+
 /* Build the index condition of geoidx_dwithin on a geoidx, GiST or SP-GiST index, or NIL. */
 List *
 index_condition(SupportRequestIndexCondition *req)
@@ -120,13 +172,19 @@ index_condition(SupportRequestIndexCondition *req)
 	else
 		return NIL;
 
-	/* a constant shape: the disc of a point cannot hold it, the candidate disc can */
-	if (IsA(other, Const) && !((Const *) other)->constisnull &&
-		geoidx_datum_is_shape(((Const *) other)->constvalue))
+	/*
+	 * A shape, or what may be one (a zone from the outer side of a join, a
+	 * parameter): the disc of a point cannot hold it, the candidate disc can,
+	 * and the call stays as the filter.
+	 */
+	const bool geoidx_index =
+		OidIsValid(within_op) && OidIsValid(circle_fn) && op_in_opfamily(within_op, req->opfamily);
+	if (geoidx_index ? !is_point_for_every_row(other, o)
+					 : IsA(other, Const) && !is_point_for_every_row(other, o))
 		return geoidx_shape_index_condition(req, column, other, metres);
 
 	Oid op, fn, fn_type;
-	if (OidIsValid(within_op) && OidIsValid(circle_fn) && op_in_opfamily(within_op, req->opfamily))
+	if (geoidx_index)
 	{
 		/*
 		 * geoidx: the index decides ST_DWithin(centre, col) exactly (point_within
@@ -155,6 +213,14 @@ index_condition(SupportRequestIndexCondition *req)
 		Oid am = opfamily_am(req->opfamily);
 		if ((am != GIST_AM_OID && am != SPGIST_AM_OID) ||
 			!op_in_opfamily(o.overlap_op[0], req->opfamily))
+			return NIL;
+		/*
+		 * The box in degrees holds the points within the radius, not a shape's
+		 * geodesic edges (which bulge beyond the degree box of their ends) nor
+		 * a ring around a pole: only a column of points may use it, and only a
+		 * point centre has one.
+		 */
+		if (!is_point_for_every_row(column, o) || !is_point_for_every_row(other, o))
 			return NIL;
 		/* GiST / SP-GiST: a box that holds the circle; the call itself stays as the filter. */
 		op = o.overlap_op[0];
