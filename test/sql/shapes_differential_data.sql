@@ -7,7 +7,8 @@
 -- with their place, the shapes' own vertices and edge midpoints, a lattice
 -- over each place, a global lattice and the poles. Query shapes (shape-shape
 -- pairs): small polygons, lines and collections at one bus in four.
--- Deterministic: no random(). :datadir is the repository's data/ directory.
+-- Deterministic: no random(). :datadir is the repository's data/ directory;
+-- :places, :step and :thin size the sample (090_shapes_differential.pl).
 SET client_min_messages = warning;
 
 CREATE TABLE src (tag text, line text, n bigserial);
@@ -88,13 +89,13 @@ INSERT INTO zones VALUES
 -- probes: id from 1; kind says which
 CREATE TABLE probes (id serial PRIMARY KEY, kind text NOT NULL, pt geometry NOT NULL);
 INSERT INTO probes (kind, pt)
-SELECT 'bus', ST_Translate(b.pt, p.dx, p.dy) FROM places p, bus b ORDER BY p.place, b.j;
--- every 40th vertex, and every 40th edge's geodesic midpoint (on the edge
+SELECT 'bus', ST_Translate(b.pt, p.dx, p.dy) FROM places p, bus b WHERE b.j % :thin = 0 ORDER BY p.place, b.j;
+-- every :step'th vertex (40th in the full run), and every :step'th edge's geodesic midpoint (on the edge
 -- as PostGIS's geography sees it, within its rounding)
 INSERT INTO probes (kind, pt)
 SELECT 'vertex', d.geom
 FROM zones z, ST_DumpPoints(z.shape) d
-WHERE z.kind NOT IN ('point', 'multipoint') AND (z.id + d.path[array_upper(d.path, 1)]) % 40 = 0
+WHERE z.kind NOT IN ('point', 'multipoint') AND (z.id + d.path[array_upper(d.path, 1)]) % :step = 0
 ORDER BY z.id, d.path;
 CREATE FUNCTION gc_midpoint(a geometry, b geometry) RETURNS geometry LANGUAGE sql IMMUTABLE AS $$
 	SELECT ST_SetSRID(ST_MakePoint(degrees(atan2(y, x)), degrees(atan2(z, sqrt(x * x + y * y)))), ST_SRID(a))
@@ -105,15 +106,15 @@ INSERT INTO probes (kind, pt)
 SELECT 'midpoint', gc_midpoint(ST_StartPoint(d.geom), ST_EndPoint(d.geom))
 FROM zones z, ST_DumpSegments(z.shape) d
 WHERE z.kind NOT IN ('point', 'multipoint', 'collection')
-	AND (z.id + d.path[array_upper(d.path, 1)]) % 40 = 5
+	AND (z.id + d.path[array_upper(d.path, 1)]) % :step = 5
 	AND NOT ST_Equals(ST_StartPoint(d.geom), ST_EndPoint(d.geom))
 ORDER BY z.id, d.path;
 DROP FUNCTION gc_midpoint;
--- a lattice over each place (NYC's box and a margin), 60 x 45
+-- a lattice over each place (NYC's box and a margin), 60 x 45 (one point in :thin)
 INSERT INTO probes (kind, pt)
 SELECT 'lattice', ST_SetSRID(ST_MakePoint(-74.3 + 0.011 * i + p.dx, 40.46 + 0.0107 * j + p.dy), 4326)
 FROM places p, generate_series(0, 59) i, generate_series(0, 44) j
-WHERE 40.46 + 0.0107 * j + p.dy <= 90
+WHERE 40.46 + 0.0107 * j + p.dy <= 90 AND (i + j) % :thin = 0
 ORDER BY p.place, i, j;
 -- the globe every 7.5 degrees, the poles, the antimeridian, and special spots
 INSERT INTO probes (kind, pt)
