@@ -45,9 +45,25 @@ EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE geoidx_intersects('SRID=4326;LINE
 
 -- each predicate, index scan and bitmap scan against PostGIS (through its GiST index)
 CREATE TABLE answers (form text, mode text, got text);
-DO $$
-DECLARE
-	forms text[][] := ARRAY[
+-- each form: the pairs PostGIS's form finds by its GiST index (want_q), and
+-- the pairs geoidx's finds by index scans and by bitmap scans (got_q)
+CREATE FUNCTION check_forms(forms text[][], want_q text, got_q text) RETURNS SETOF answers LANGUAGE plpgsql AS $$
+DECLARE want text; got text; m text;
+BEGIN
+	DELETE FROM answers;
+	FOR i IN 1 .. array_length(forms, 1) LOOP
+		SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = on;
+		want := fp(format(want_q, forms[i][2]));
+		FOREACH m IN ARRAY ARRAY['index', 'bitmap'] LOOP
+			IF m = 'index' THEN SET LOCAL enable_indexscan = on; SET LOCAL enable_bitmapscan = off;
+			ELSE SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = on; END IF;
+			got := fp(format(got_q, forms[i][1]));
+			INSERT INTO answers VALUES (forms[i][1], m, CASE WHEN got = want THEN 'same (' || split_part(want, ':', 1) || ' pairs)' ELSE got || ' <> ' || want END);
+		END LOOP;
+	END LOOP;
+	RETURN QUERY SELECT * FROM answers;
+END $$;
+SELECT * FROM check_forms(ARRAY[
 		['geoidx_covers(z.shape, q.pt)', 'ST_Covers(z.shape::geography, q.pt::geography)'],
 		['geoidx_coveredby(q.pt, z.shape)', 'ST_CoveredBy(q.pt::geography, z.shape::geography)'],
 		['geoidx_intersects(z.shape, q.pt)', 'ST_Intersects(z.shape::geography, q.pt::geography)'],
@@ -61,22 +77,9 @@ DECLARE
 		['geoidx_dwithin(q.pt, z.shape, 2500, false)', 'ST_DWithin(q.pt::geography, z.shape::geography, 2500, false)'],
 		['z.shape <~> q.pt < 1200', 'ST_DWithin(z.shape::geography, q.pt::geography, 1300) AND ST_Distance(z.shape::geography, q.pt::geography) < 1200'],
 		['NOT geoidx_dwithin(z.shape, q.pt, 2000) AND geoidx_dwithin(z.shape, q.pt, 3000)',
-		 'NOT ST_DWithin(z.shape::geography, q.pt::geography, 2000) AND ST_DWithin(z.shape::geography, q.pt::geography, 3000)']];
-	want text; got text; m text;
-BEGIN
-	FOR i IN 1 .. array_length(forms, 1) LOOP
-		SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = on;
-		want := fp(format('SELECT q.p, z.id FROM probes q JOIN zones z ON %s', forms[i][2]));
-		FOREACH m IN ARRAY ARRAY['index', 'bitmap'] LOOP
-			SET LOCAL enable_seqscan = off;
-			IF m = 'index' THEN SET LOCAL enable_indexscan = on; SET LOCAL enable_bitmapscan = off;
-			ELSE SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = on; END IF;
-			got := fp(format('SELECT q.p, z.id FROM probes q CROSS JOIN LATERAL (SELECT id FROM zones z WHERE %s) z', forms[i][1]));
-			INSERT INTO answers VALUES (forms[i][1], m, CASE WHEN got = want THEN 'same (' || split_part(want, ':', 1) || ' pairs)' ELSE got || ' <> ' || want END);
-		END LOOP;
-	END LOOP;
-END $$;
-SELECT * FROM answers;
+		 'NOT ST_DWithin(z.shape::geography, q.pt::geography, 2000) AND ST_DWithin(z.shape::geography, q.pt::geography, 3000)']],
+	'SELECT q.p, z.id FROM probes q JOIN zones z ON %s',
+	'SELECT q.p, z.id FROM probes q CROSS JOIN LATERAL (SELECT id FROM zones z WHERE %s) z');
 
 -- the interior grids: of the squares whose box holds a probe, most are
 -- decided from the index (accepted or rejected without reading the square),
@@ -154,28 +157,13 @@ SELECT count(*) FROM pts WHERE ST_CoveredBy(pt::geography, 'SRID=4326;POLYGON((-
 -- constructors) keeps the exact disc
 EXPLAIN (COSTS OFF) SELECT z.id, x.id FROM zones z CROSS JOIN LATERAL (SELECT id FROM pts WHERE geoidx_dwithin(z.shape, pt, 300)) x;
 EXPLAIN (COSTS OFF) SELECT z.id, x.id FROM zones z CROSS JOIN LATERAL (SELECT id FROM pts WHERE geoidx_dwithin(ST_SetSRID(ST_MakePoint(ST_XMin(z.shape), ST_YMin(z.shape)), 4326), pt, 300)) x;
-DELETE FROM answers;
-DO $$
-DECLARE
-	forms text[][] := ARRAY[
+SELECT * FROM check_forms(ARRAY[
 		['geoidx_dwithin(z.shape, pt, 300)', 'ST_DWithin(z.shape::geography, pt::geography, 300)'],
 		['geoidx_dwithin(pt, z.shape, 2500, false)', 'ST_DWithin(pt::geography, z.shape::geography, 2500, false)'],
 		['geoidx_dwithin(ST_SetSRID(ST_MakePoint(ST_XMin(z.shape), ST_YMin(z.shape)), 4326), pt, 3000)',
-		 'ST_DWithin(ST_SetSRID(ST_MakePoint(ST_XMin(z.shape), ST_YMin(z.shape)), 4326)::geography, pt::geography, 3000)']];
-	want text; got text; m text;
-BEGIN
-	FOR i IN 1 .. array_length(forms, 1) LOOP
-		want := fp(format('SELECT z.id AS p, pts.id FROM zones z JOIN pts ON %s', forms[i][2]));
-		FOREACH m IN ARRAY ARRAY['index', 'bitmap'] LOOP
-			SET LOCAL enable_seqscan = off;
-			IF m = 'index' THEN SET LOCAL enable_indexscan = on; SET LOCAL enable_bitmapscan = off;
-			ELSE SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = on; END IF;
-			got := fp(format('SELECT z.id AS p, x.id FROM zones z CROSS JOIN LATERAL (SELECT id FROM pts WHERE %s) x', forms[i][1]));
-			INSERT INTO answers VALUES (forms[i][1], m, CASE WHEN got = want THEN 'same (' || split_part(want, ':', 1) || ' pairs)' ELSE got || ' <> ' || want END);
-		END LOOP;
-	END LOOP;
-END $$;
-SELECT * FROM answers;
+		 'ST_DWithin(ST_SetSRID(ST_MakePoint(ST_XMin(z.shape), ST_YMin(z.shape)), 4326)::geography, pt::geography, 3000)']],
+	'SELECT z.id AS p, pts.id FROM zones z JOIN pts ON %s',
+	'SELECT z.id AS p, x.id FROM zones z CROSS JOIN LATERAL (SELECT id FROM pts WHERE %s) x');
 -- a parameter in a generic plan may be a shape too
 PREPARE near(geometry) AS SELECT count(*) FROM pts WHERE geoidx_dwithin($1, pt, 3000);
 SET plan_cache_mode = force_generic_plan;
@@ -208,4 +196,5 @@ SELECT 'CIRCLE(1 2, 5, sphere, candidate)'::geoidx_circle, geoidx_candidate_circ
 SELECT geoidx_verify('zones_shape');
 RESET enable_seqscan;
 DROP TABLE zones, probes, pts, answers, planar;
+DROP FUNCTION check_forms(text[], text, text);
 DROP FUNCTION fp(text);
