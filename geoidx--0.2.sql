@@ -558,6 +558,60 @@ ALTER OPERATOR FAMILY @extschema@.geoidx_geography_ops USING geoidx ADD
 	OPERATOR 4 @extschema@.<@~ (geography, geography),
 	OPERATOR 5 @extschema@.~&& (geography, geography);
 
+-- PostGIS's planar predicates as operators, which geoidx's planner rewrite
+-- (geoidx.rewrite_postgis) puts in the place of ST_Contains(col, g),
+-- ST_Within(g, col), ST_Covers(col, g) and ST_Intersects (either side) on a
+-- geoidx-indexed geometry column: each function is the PostGIS call itself,
+-- and a geoidx scan decides a point g from a zone's planar grid where it can.
+CREATE FUNCTION @extschema@.geoidx_planar_contains(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_planar_contains'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.geoidx_planar_within(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_planar_within'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.geoidx_planar_covers(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_planar_covers'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.geoidx_planar_intersects(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_planar_intersects'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE OPERATOR @extschema@.##@> (
+	LEFTARG = geometry, RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_planar_contains,
+	COMMUTATOR = OPERATOR(@extschema@.##<@),
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+CREATE OPERATOR @extschema@.##<@ (
+	LEFTARG = geometry, RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_planar_within,
+	COMMUTATOR = OPERATOR(@extschema@.##@>),
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+CREATE OPERATOR @extschema@.##~@> (
+	LEFTARG = geometry, RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_planar_covers,
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+CREATE OPERATOR @extschema@.##&& (
+	LEFTARG = geometry, RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_planar_intersects,
+	COMMUTATOR = OPERATOR(@extschema@.##&&),
+	RESTRICT = @extschema@.geoidx_shape_op_sel
+);
+
+ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
+	OPERATOR 6 @extschema@.##@> (geometry, geometry),
+	OPERATOR 7 @extschema@.##~@> (geometry, geometry),
+	OPERATOR 8 @extschema@.##&& (geometry, geometry);
+
 -- How many shape entries this backend's scans decided from the index alone.
 CREATE FUNCTION @extschema@.geoidx_shape_decisions(OUT ruled_out_by_box bigint,
 	OUT accepted bigint, OUT rejected bigint, OUT rechecked bigint)

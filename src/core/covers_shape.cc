@@ -144,6 +144,7 @@ build_cover_shape(const uint8_t *data, const SerializedHeader &h, const CoverCou
 	out->geo = reinterpret_cast<GeoPoint *>(m);
 	m += sizeof(GeoPoint) * c.points;
 	out->coerced = false;
+	out->srid = h.srid;
 	out->chunks = reinterpret_cast<Box3 *>(m);
 	Builder b(out);
 	return walk_serialized(data, h, &b, err);

@@ -39,6 +39,7 @@ struct CoverShape
 	GeoPoint *geo; /* each point in PostGIS's radians (geographic_point_init), as points */
 	Box3 *chunks;
 	bool coerced; /* the cast moved a coordinate into range (and says so in a NOTICE) */
+	int32_t srid; /* as the value says it (0 or 4326: nothing else is prepared) */
 };
 
 struct CoverCounts

@@ -83,63 +83,74 @@ cube_inside_box(const Vec3 &u, double r, const Box3 &box)
 	return true;
 }
 
+/* The box of cells [i0, i1) x [j0, j1), widened by the rounding of finding a cell. */
+Box3
+block_box(const GridFrame &f, int i0, int i1, int j0, int j1)
+{
+	Box3 b = f.box;
+	b.lo[f.a] = f.box.lo[f.a] + i0 * f.step_a;
+	b.hi[f.a] = i1 == f.na ? f.box.hi[f.a] : f.box.lo[f.a] + i1 * f.step_a;
+	b.lo[f.b] = f.box.lo[f.b] + j0 * f.step_b;
+	b.hi[f.b] = j1 == f.nb ? f.box.hi[f.b] : f.box.lo[f.b] + j1 * f.step_b;
+	for (int k = 0; k < 3; k++)
+	{
+		b.lo[k] -= kCellSlack;
+		b.hi[k] += kCellSlack;
+	}
+	return b;
+}
+
+/*
+ * Narrow b's c range to where unit vectors over its a-b rectangle lie:
+ * c^2 = 1 - a^2 - b^2 on the sphere's sheet on the box's side of c = 0
+ * (the slack holds a vector's rounding off the sphere). False if the box
+ * reaches both sheets.
+ */
+bool
+narrow_to_sheet(const GridFrame &f, Box3 *b)
+{
+	double s_min = 0.0, s_max = 0.0;
+	for (int k : {f.a, f.b})
+	{
+		const double lo = b->lo[k], hi = b->hi[k];
+		const double near = lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
+		s_min += near * near;
+		s_max += std::max(lo * lo, hi * hi);
+	}
+	const double c_lo = std::sqrt(std::max(0.0, 1.0 - s_max - 1e-12)) - kCellSlack;
+	const double c_hi = std::sqrt(std::min(1.0, std::max(0.0, 1.0 - s_min + 1e-12))) + kCellSlack;
+	if (b->lo[f.c] > 0.0)
+	{
+		b->lo[f.c] = std::max(b->lo[f.c], c_lo);
+		b->hi[f.c] = std::min(b->hi[f.c], c_hi);
+	}
+	else if (b->hi[f.c] < 0.0)
+	{
+		b->lo[f.c] = std::max(b->lo[f.c], -c_hi);
+		b->hi[f.c] = std::min(b->hi[f.c], -c_lo);
+	}
+	else
+		return false;
+	return b->lo[f.c] <= b->hi[f.c];
+}
+
+} // namespace
+
+bool
+grid_block_box(const GridFrame &f, int i0, int i1, int j0, int j1, Box3 *out)
+{
+	*out = block_box(f, i0, i1, j0, j1);
+	return narrow_to_sheet(f, out);
+}
+
+namespace
+{
+
 struct Classifier
 {
 	const CoverShape &s;
 	const GridFrame &f;
 	InteriorGrid out;
-
-	/* The box of cells [i0, i1) x [j0, j1), widened by the rounding of finding a cell. */
-	Box3
-	block_box(int i0, int i1, int j0, int j1) const
-	{
-		Box3 b = f.box;
-		b.lo[f.a] = f.box.lo[f.a] + i0 * f.step_a;
-		b.hi[f.a] = i1 == f.na ? f.box.hi[f.a] : f.box.lo[f.a] + i1 * f.step_a;
-		b.lo[f.b] = f.box.lo[f.b] + j0 * f.step_b;
-		b.hi[f.b] = j1 == f.nb ? f.box.hi[f.b] : f.box.lo[f.b] + j1 * f.step_b;
-		for (int k = 0; k < 3; k++)
-		{
-			b.lo[k] -= kCellSlack;
-			b.hi[k] += kCellSlack;
-		}
-		return b;
-	}
-
-	/*
-	 * Narrow b's c range to where unit vectors over its a-b rectangle lie:
-	 * c^2 = 1 - a^2 - b^2 on the sphere's sheet on the box's side of c = 0
-	 * (the slack holds a vector's rounding off the sphere). False if the box
-	 * reaches both sheets.
-	 */
-	bool
-	narrow_to_sheet(Box3 *b) const
-	{
-		double s_min = 0.0, s_max = 0.0;
-		for (int k : {f.a, f.b})
-		{
-			const double lo = b->lo[k], hi = b->hi[k];
-			const double near = lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
-			s_min += near * near;
-			s_max += std::max(lo * lo, hi * hi);
-		}
-		const double c_lo = std::sqrt(std::max(0.0, 1.0 - s_max - 1e-12)) - kCellSlack;
-		const double c_hi =
-			std::sqrt(std::min(1.0, std::max(0.0, 1.0 - s_min + 1e-12))) + kCellSlack;
-		if (b->lo[f.c] > 0.0)
-		{
-			b->lo[f.c] = std::max(b->lo[f.c], c_lo);
-			b->hi[f.c] = std::min(b->hi[f.c], c_hi);
-		}
-		else if (b->hi[f.c] < 0.0)
-		{
-			b->lo[f.c] = std::max(b->lo[f.c], -c_hi);
-			b->hi[f.c] = std::min(b->hi[f.c], -c_lo);
-		}
-		else
-			return false;
-		return b->lo[f.c] <= b->hi[f.c];
-	}
 
 	void
 	set(uint64_t *bits, int i0, int i1, int j0, int j1)
@@ -156,8 +167,8 @@ struct Classifier
 	Cover
 	judge(int i0, int i1, int j0, int j1) const
 	{
-		Box3 b = block_box(i0, i1, j0, j1);
-		if (!narrow_to_sheet(&b))
+		Box3 b;
+		if (!grid_block_box(f, i0, i1, j0, j1, &b))
 			return Cover::uncertain;
 		const Vec3 m{(b.lo[0] + b.hi[0]) / 2, (b.lo[1] + b.hi[1]) / 2, (b.lo[2] + b.hi[2]) / 2};
 		const double norm = std::sqrt(dot(m, m));

@@ -57,6 +57,13 @@ GridFrame grid_frame(const Box3 &box);
 /* The cell holding v, or -1 when v is outside the box. */
 int grid_cell(const GridFrame &f, const Vec3 &v);
 
+/*
+ * The box holding every unit vector of cells [i0, i1) x [j0, j1) (widened by
+ * kCellSlack), narrowed to the sphere's sheet over them; false when it reaches
+ * both sheets (no such box says anything).
+ */
+bool grid_block_box(const GridFrame &f, int i0, int i1, int j0, int j1, Box3 *out);
+
 /* The cells that lie wholly inside s, whose (unpacked) box is box. */
 InteriorGrid interior_grid(const CoverShape &s, const Box3 &box);
 

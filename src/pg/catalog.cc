@@ -175,6 +175,11 @@ load_catalog(GeoidxCatalog *c)
 			c->planar_covers_fn = geoidx_function_oid("st_covers", postgis, 2, gg, true);
 			c->planar_intersects_fn = geoidx_function_oid("st_intersects", postgis, 2, gg, true);
 			c->planar_within_fn = geoidx_function_oid("st_within", postgis, 2, gg, true);
+			const Oid t = c->geometry_type;
+			c->planar_contains_op = geoidx_operator_oid("##@>", t, t, ours, true);
+			c->planar_within_op = geoidx_operator_oid("##<@", t, t, ours, true);
+			c->planar_covers_op = geoidx_operator_oid("##~@>", t, t, ours, true);
+			c->planar_intersects_op = geoidx_operator_oid("##&&", t, t, ours, true);
 		}
 		c->geoidx_am = get_am_oid("geoidx", true);
 	}

@@ -107,6 +107,12 @@ typedef struct GeoidxPageBox
  * index. A polygon none of whose cells is decided keeps kind SHAPE.
  */
 #define GEOIDX_KIND_SHAPE_GRID 0x0004
+/*
+ * A SHAPE_GRID whose decided cells PostGIS's planar predicates of a point
+ * (ST_Contains, ST_Covers, ST_Intersects: straight edges in degrees) decide
+ * alike (src/core/planar_grid.h), so a planar scan decides a point there too.
+ */
+#define GEOIDX_KIND_SHAPE_PLANAR_GRID 0x0005
 #define GEOIDX_KIND_MASK 0x000F
 
 typedef struct GeoidxLeafEntry
@@ -161,7 +167,16 @@ GeoidxEntryIsPoint(const GeoidxLeafEntry *e)
 static inline bool
 GeoidxEntryIsShape(const GeoidxLeafEntry *e)
 {
-	return GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE || GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_GRID;
+	return GeoidxEntryKind(e) >= GEOIDX_KIND_SHAPE &&
+		   GeoidxEntryKind(e) <= GEOIDX_KIND_SHAPE_PLANAR_GRID;
+}
+
+/* A shape entry whose payload ends in an interior grid. */
+static inline bool
+GeoidxEntryHasGrid(const GeoidxLeafEntry *e)
+{
+	return GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_GRID ||
+		   GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID;
 }
 
 /* The kind a scan hands on: a shape is a shape, grid or none. */

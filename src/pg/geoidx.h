@@ -489,6 +489,11 @@ typedef struct GeoidxCatalog
 	Oid planar_covers_fn;
 	Oid planar_intersects_fn;
 	Oid planar_within_fn;
+	/* geoidx's operators of those (geometry, geometry), what rewrite.cc puts in their place */
+	Oid planar_contains_op;   /* ##@> */
+	Oid planar_within_op;     /* ##<@ */
+	Oid planar_covers_op;     /* ##~@> */
+	Oid planar_intersects_op; /* ##&& */
 } GeoidxCatalog;
 
 extern Oid geoidx_function_oid(const char *name, Oid nsp, int nargs, const Oid *argtypes,
@@ -601,10 +606,14 @@ extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_
 #define GEOIDX_STRATEGY_COVERS 3
 #define GEOIDX_STRATEGY_COVEREDBY 4
 #define GEOIDX_STRATEGY_INTERSECTS 5
+/* PostGIS's planar predicates with the column first, as rewrite.cc puts them: ##@> ##~@> ##&& */
+#define GEOIDX_STRATEGY_PLANAR_CONTAINS 6
+#define GEOIDX_STRATEGY_PLANAR_COVERS 7
+#define GEOIDX_STRATEGY_PLANAR_INTERSECTS 8
 /* scalar operator classes (the columns after the point) number as btree: < <= = >= > */
 #define GEOIDX_SCALAR_STRATEGIES 6 /* and 6: <@ (anyelement, anyarray), "is one of" */
 #define GEOIDX_SCALAR_IN 6
-#define GEOIDX_NSTRATEGIES 6
+#define GEOIDX_NSTRATEGIES 8
 #define GEOIDX_DECODE_PROC 1
 #define GEOIDX_NPROCS 1
 
@@ -670,7 +679,8 @@ static_assert(sizeof(GeoidxCircle) == 32, "geoidx_circle is INTERNALLENGTH 32");
 typedef struct GeoidxProbe
 {
 	int strategy;
-	bool point; /* g is a point: v is PostGIS's vector of it */
+	bool point;  /* g is a point: v is PostGIS's vector of it */
+	bool planar; /* a planar strategy whose g a planar grid may decide (SRID 4326, in range) */
 	geoidx::Vec3 v;
 	const geoidx::CoverShape
 		*polygon; /* coveredby a polygonal g: its prepared form, in scan memory */

@@ -14,6 +14,7 @@
  * than misread.
  */
 #include "geodesy.h"
+#include "planar_grid.h"
 #include "serialized_shape.h"
 #include "shape_bounds.h"
 
@@ -309,38 +310,46 @@ geoidx_index_what(Relation index)
 
 /*
  * The interior grid of a shape entry's value, computed in a context of its
- * own (a polygon's prepared form is as large as the polygon); false for a
- * value with no decided cell, or no prepared form (not a polygon).
+ * own (a polygon's prepared form is as large as the polygon): the entry's
+ * kind with it (SHAPE_GRID, or SHAPE_PLANAR_GRID when PostGIS's planar
+ * predicates decide its cells alike), or SHAPE for a value with no decided
+ * cell, or no prepared form (not a polygon).
  */
-static bool
+static int
 entry_grid_of(Datum value, const GeoidxLeafEntry *entry, geoidx::InteriorGrid *grid)
 {
 	MemoryContext cxt =
 		AllocSetContextCreate(CurrentMemoryContext, "geoidx grid", ALLOCSET_DEFAULT_SIZES);
 	const geoidx::CoverShape *s = geoidx_prepare_cover_shape(value, cxt);
-	bool any = false;
+	int kind = GEOIDX_KIND_SHAPE;
 	if (s != NULL)
 	{
-		*grid = geoidx::interior_grid(*s, GeoidxEntryShapeBox(entry));
-		any = !geoidx::grid_is_empty(*grid);
+		const geoidx::Box3 box = GeoidxEntryShapeBox(entry);
+		*grid = geoidx::interior_grid(*s, box);
+		if (!geoidx::grid_is_empty(*grid))
+			kind = geoidx::planar_grid_agrees(*s, *grid, geoidx::grid_frame(box))
+					   ? GEOIDX_KIND_SHAPE_PLANAR_GRID
+					   : GEOIDX_KIND_SHAPE_GRID;
 	}
 	MemoryContextDelete(cxt);
-	return any;
+	return kind;
 }
 
 /*
  * Form the payload of a row: its values of the columns after the point, as one
  * IndexTuple of GeoidxRelInfo.payload_desc, and for a polygon whose interior
  * grid decides some cell that grid after them (the entry becomes
- * GEOIDX_KIND_SHAPE_GRID); NULL for a single-column index's row without a grid.
+ * GEOIDX_KIND_SHAPE_GRID or _PLANAR_GRID); NULL for a single-column index's row without a grid.
  */
 IndexTuple
 geoidx_form_payload(Relation index, Datum *values, bool *isnull, GeoidxLeafEntry *entry)
 {
 	TupleDesc pd = geoidx_rel_info(index)->payload_desc;
 	geoidx::InteriorGrid grid;
-	bool has_grid = GeoidxEntryKind(entry) == GEOIDX_KIND_SHAPE && !isnull[0] &&
-					entry_grid_of(values[0], entry, &grid);
+	int grid_kind = GeoidxEntryKind(entry) == GEOIDX_KIND_SHAPE && !isnull[0]
+						? entry_grid_of(values[0], entry, &grid)
+						: GEOIDX_KIND_SHAPE;
+	bool has_grid = grid_kind != GEOIDX_KIND_SHAPE;
 	if (pd == NULL && !has_grid)
 		return NULL;
 	IndexTuple t;
@@ -372,7 +381,7 @@ geoidx_form_payload(Relation index, Datum *values, bool *isnull, GeoidxLeafEntry
 		g->t_info = (unsigned short) ((g->t_info & ~INDEX_SIZE_MASK) | sz);
 		pfree(t);
 		t = g;
-		entry->flags = (uint16) ((entry->flags & ~GEOIDX_KIND_MASK) | GEOIDX_KIND_SHAPE_GRID);
+		entry->flags = (uint16) ((entry->flags & ~GEOIDX_KIND_MASK) | grid_kind);
 	}
 	return t;
 }

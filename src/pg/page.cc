@@ -102,6 +102,7 @@ geoidx_entry_box(const GeoidxLeafEntry *e, geoidx::Box3 *box)
 			return true;
 		case GEOIDX_KIND_SHAPE:
 		case GEOIDX_KIND_SHAPE_GRID:
+		case GEOIDX_KIND_SHAPE_PLANAR_GRID:
 			*box = GeoidxEntryShapeBox(e);
 			return true;
 		default:
@@ -118,8 +119,7 @@ bool
 geoidx_entry_grid(Page page, const GeoidxLeafEntry *e, geoidx::InteriorGrid *grid)
 {
 	int off = GeoidxEntryPayloadOffset(e);
-	if (GeoidxEntryKind(e) != GEOIDX_KIND_SHAPE_GRID || off == 0 ||
-		off + sizeof(IndexTupleData) > BLCKSZ)
+	if (!GeoidxEntryHasGrid(e) || off == 0 || off + sizeof(IndexTupleData) > BLCKSZ)
 		return false;
 	IndexTuple t = (IndexTuple) ((char *) page + off);
 	Size sz = IndexTupleSize(t);

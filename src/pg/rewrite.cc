@@ -20,17 +20,18 @@
  *   flag, NOT flag                  ->  flag = true, flag = false (a bool column)
  *
  * and, where geoidx.rewrite_postgis is on (the default), PostGIS's planar
- * predicates on a column that leads a geoidx index gain a condition the index
- * can serve, the original staying as it is:
+ * predicates on a column that leads a geoidx index, with the other argument
+ * known before the scan, become geoidx's operators of them:
  *
- *   ST_Contains(col, g), ST_Covers(col, g), ST_Intersects(col, g) (either
- *   side), ST_Within(g, col)  ->  the same AND col <@ geoidx_candidate_circle(g, 0)
+ *   ST_Contains(col, g)    ->  col ##@> g     ST_Within(g, col)  ->  g ##<@ col
+ *   ST_Covers(col, g)      ->  col ##~@> g
+ *   ST_Intersects(col, g)  ->  col ##&& g     (and g ##&& col)
  *
- * The added condition holds wherever the predicate does (a point the two
- * geometries share, as longitude/latitude, lies in both boxes: shape_bounds.h
- * puts each geometry's planar rectangle in its box), so the conjunction has
- * the predicate's value for every input; NULL and EMPTY g make both NULL or
- * false, and a g of another SRID is an error either way.
+ * Each operator's function is the PostGIS call with the arguments as written
+ * (planar_functions.cc), so the value and any error are PostGIS's; the
+ * operators are in geoidx's operator family (##<@ and g ##&& col through their
+ * commutators), so they are index conditions, which the index decides from a
+ * zone's planar grid where it can and rechecks elsewhere (scan_probe.cc).
  *
  * are replaced, in the query being planned only. Each replacement computes
  * the same value as what it replaces for every input, NULL included (see
@@ -338,25 +339,28 @@ leads_geoidx_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 }
 
 /*
- * The condition a PostGIS planar predicate gains on a column of this table
- * that leads a geoidx index (see the header), or NULL.
+ * The operator clause that stands for a PostGIS planar predicate on a column
+ * of this table that leads a geoidx index (see the header), or NULL.
  */
 Node *
-planar_candidate(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *rel, Oid relid)
+planar_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *rel, Oid relid)
 {
-	if (!rewrite_postgis || rel == NULL || !IsA(n, FuncExpr) || !OidIsValid(o.candidate_fn[0]))
+	if (!rewrite_postgis || rel == NULL || !IsA(n, FuncExpr))
 		return NULL;
 	FuncExpr *f = (FuncExpr *) n;
 	if (list_length(f->args) != 2)
 		return NULL;
 	int first = -1, last = -1; /* the arguments the column may be */
-	if (f->funcid == o.planar_contains_fn || f->funcid == o.planar_covers_fn)
-		first = last = 0;
+	Oid op = InvalidOid;
+	if (f->funcid == o.planar_contains_fn)
+		first = last = 0, op = o.planar_contains_op;
+	else if (f->funcid == o.planar_covers_fn)
+		first = last = 0, op = o.planar_covers_op;
 	else if (f->funcid == o.planar_within_fn)
-		first = last = 1;
+		first = last = 1, op = o.planar_within_op;
 	else if (f->funcid == o.planar_intersects_fn)
-		first = 0, last = 1;
-	else
+		first = 0, last = 1, op = o.planar_intersects_op;
+	if (!OidIsValid(op))
 		return NULL;
 	for (int i = first; i <= last; i++)
 	{
@@ -372,14 +376,22 @@ planar_candidate(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo 
 		if (bms_is_member(rel->relid, pull_varnos(root, other)) ||
 			contain_volatile_functions(other) || !leads_geoidx_index(o, relid, v->varattno))
 			continue;
-		Node *zero = (Node *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
-										Float8GetDatum(0.0), false, FLOAT8PASSBYVAL);
-		FuncExpr *cand = makeFuncExpr(o.candidate_fn[0], o.circle_type, list_make2(other, zero),
-									  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-		return (Node *) make_opclause(o.within_op[0], BOOLOID, false, (Expr *) col, (Expr *) cand,
-									  InvalidOid, InvalidOid);
+		return (Node *) make_opclause(op, BOOLOID, false, (Expr *) linitial(f->args),
+									  (Expr *) lsecond(f->args), InvalidOid, f->inputcollid);
 	}
 	return NULL;
+}
+
+/* Rewrite one AND-ed condition. */
+Node *
+rewrite_qual(const GeoidxCatalog &o, PlannerInfo *root, Node *qual, RelOptInfo *rel, Oid relid,
+			 bool *changed)
+{
+	Node *op = planar_operator(o, root, qual, rel, relid);
+	if (op == NULL)
+		return rewrite_condition(o, qual, rel, relid, changed);
+	*changed = true;
+	return op;
 }
 
 /* Rewrite the conditions of a WHERE or ON clause, in place. */
@@ -392,19 +404,8 @@ rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo
 	if (IsA(quals, List))
 	{
 		ListCell *lc;
-		List *added = NIL;
 		foreach (lc, (List *) quals)
-		{
-			Node *cand = planar_candidate(o, root, (Node *) lfirst(lc), rel, relid);
-			if (cand != NULL)
-				added = lappend(added, cand);
-			lfirst(lc) = rewrite_condition(o, (Node *) lfirst(lc), rel, relid, changed);
-		}
-		if (added != NIL)
-		{
-			*changed = true;
-			quals = (Node *) list_concat((List *) quals, added);
-		}
+			lfirst(lc) = rewrite_qual(o, root, (Node *) lfirst(lc), rel, relid, changed);
 		return quals;
 	}
 	if (is_andclause(quals))
@@ -413,12 +414,7 @@ rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo
 		b->args = (List *) rewrite_quals(o, root, (Node *) b->args, rel, relid, changed);
 		return quals;
 	}
-	Node *cand = planar_candidate(o, root, quals, rel, relid);
-	Node *r = rewrite_condition(o, quals, rel, relid, changed);
-	if (cand == NULL)
-		return r;
-	*changed = true;
-	return (Node *) list_make2(r, cand);
+	return rewrite_qual(o, root, quals, rel, relid, changed);
 }
 
 /* Rewrite the conditions of every level of a join tree, in place. */
@@ -470,7 +466,8 @@ geoidx_install_rewrite_hook(void)
 		"geoidx.rewrite_postgis",
 		"Gives PostGIS's planar predicates on a geoidx-indexed column a geoidx index condition.",
 		"ST_Contains, ST_Covers, ST_Intersects and ST_Within on a column that leads a geoidx "
-		"index gain col <@ geoidx_candidate_circle(other, 0), which holds wherever they do. Off: "
+		"index become geoidx's operators of them (col ##@> g for ST_Contains(col, g)), which call "
+		"PostGIS and which the index can serve. Off: "
 		"they are planned as PostGIS plans them.",
 		&rewrite_postgis, true, PGC_USERSET, 0, NULL, NULL, NULL);
 	prev_hook = get_relation_info_hook;

@@ -41,7 +41,7 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 			continue;
 		}
 		if (key->sk_strategy >= GEOIDX_STRATEGY_COVERS &&
-			key->sk_strategy <= GEOIDX_STRATEGY_INTERSECTS)
+			key->sk_strategy <= GEOIDX_STRATEGY_PLANAR_INTERSECTS)
 		{
 			geoidx_probe_key(so, key);
 			continue;

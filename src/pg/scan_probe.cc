@@ -14,16 +14,23 @@
  *     not reach it either);
  *   - a point entry, for coveredby a polygonal g: the prepared polygon, made
  *     once per rescan in the scan's memory, covers it or not.
+ *   - a planar grid entry (GEOIDX_KIND_SHAPE_PLANAR_GRID), for the planar
+ *     operators ##@> ##~@> ##&& (PostGIS's ST_Contains, ST_Covers and
+ *     ST_Intersects, as rewrite.cc puts them) and a point g of SRID 4326 in
+ *     range: its cells as for covers, outside its box fails;
  * The other keys of the scan are judged as everywhere else: a point exactly,
  * a shape by its box, a candidate disc by its box alone.
  */
 #include "covers_shape.h"
+#include "geodesy.h"
 #include "interior_grid.h"
+#include "serialized_shape.h"
 
 #include "geoidx.h"
 
 extern "C"
 {
+#include "access/detoast.h"
 #include "funcapi.h"
 }
 
@@ -48,9 +55,49 @@ probe_what(int strategy)
 			return "argument 2 of geoidx_covers";
 		case GEOIDX_STRATEGY_COVEREDBY:
 			return "argument 2 of geoidx_coveredby";
+		case GEOIDX_STRATEGY_PLANAR_CONTAINS:
+			return "argument 2 of geoidx_planar_contains";
+		case GEOIDX_STRATEGY_PLANAR_COVERS:
+			return "argument 2 of geoidx_planar_covers";
+		case GEOIDX_STRATEGY_PLANAR_INTERSECTS:
+			return "argument 2 of geoidx_planar_intersects";
 		default:
 			return "argument 2 of geoidx_intersects";
 	}
+}
+
+bool
+is_planar(int strategy)
+{
+	return strategy >= GEOIDX_STRATEGY_PLANAR_CONTAINS &&
+		   strategy <= GEOIDX_STRATEGY_PLANAR_INTERSECTS;
+}
+
+/*
+ * Whether a planar grid may decide PostGIS's planar predicate of the point g:
+ * its SRID is 4326 (with a zone of SRID 4326 PostGIS answers, with any other
+ * it raises an error, which only PostGIS's call gives), and its coordinates
+ * are the ones the grid's vector of it stands for (in range, unmoved).
+ */
+bool
+planar_probe(Datum g, const GeoidxPoint &p)
+{
+	geoidx::LonLat ll;
+	if (geoidx::normalize_like_geography(p.x, p.y, &ll) != geoidx::CoordCheck::in_range ||
+		ll.lon != p.x || ll.lat != p.y)
+		return false;
+	struct varlena *v = (struct varlena *) DatumGetPointer(g);
+	struct varlena *copy = NULL;
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		v = copy = detoast_attr(v);
+	geoidx::SerializedHeader h;
+	geoidx::WalkError err;
+	bool ok = geoidx::read_serialized_header((const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+											 &h, &err) &&
+			  h.srid == 4326 && h.type == geoidx::kPointType;
+	if (copy)
+		pfree(copy);
+	return ok;
 }
 
 } // namespace
@@ -75,6 +122,8 @@ geoidx_probe_key(GeoidxScanOpaque so, ScanKey key)
 	probe->strategy = key->sk_strategy;
 	probe->point = !p.shape;
 	probe->v = probe->point ? geoidx::covers_vector(p.x, p.y) : geoidx::Vec3{0.0, 0.0, 0.0};
+	probe->planar =
+		is_planar(key->sk_strategy) && probe->point && planar_probe(key->sk_argument, p);
 	probe->polygon = NULL;
 	if (key->sk_strategy == GEOIDX_STRATEGY_COVEREDBY && p.shape)
 		probe->polygon = geoidx_prepare_cover_shape(key->sk_argument, so->cxt);
@@ -137,7 +186,18 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 		}
 		const GeoidxProbe &probe = so->probes[pi];
 		geoidx::Cover c = geoidx::Cover::uncertain;
-		if (shape && probe.point && probe.strategy != GEOIDX_STRATEGY_COVEREDBY)
+		if (shape && is_planar(probe.strategy))
+		{
+			/* the box holds the shape's degree rectangle (shape_bounds.h): outside it is outside */
+			if (probe.planar && GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID)
+			{
+				if (!geoidx::box_contains(box, probe.v))
+					c = geoidx::Cover::outside;
+				else if (geoidx_entry_grid(page, e, &grid))
+					c = geoidx::grid_covers(grid, geoidx::grid_frame(box), probe.v);
+			}
+		}
+		else if (shape && probe.point && probe.strategy != GEOIDX_STRATEGY_COVEREDBY)
 		{
 			if (!grid_read)
 			{

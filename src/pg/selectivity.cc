@@ -32,6 +32,7 @@ extern "C"
 }
 
 #include <cmath>
+#include <utility>
 
 namespace
 {
@@ -348,7 +349,11 @@ geoidx_shape_op_sel(PG_FUNCTION_ARGS)
 	if (!read_restrict_call(fcinfo, &call))
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
 	Node *column = (Node *) linitial(call.args);
-	Node *other = estimate_expression_value(call.root, (Node *) lsecond(call.args));
+	Node *other = (Node *) lsecond(call.args);
+	/* g ##<@ col and g ##&& col: the column on the right */
+	if (!IsA(column, Var) && IsA(other, Var))
+		std::swap(column, other);
+	other = estimate_expression_value(call.root, other);
 	if (!IsA(other, Const) || IsA(column, Const))
 		PG_RETURN_FLOAT8(geoidx::unknown_region_share(false));
 	if (((Const *) other)->constisnull)

@@ -221,7 +221,7 @@ walk_tree(VerifyState *vs)
 					fail(index, psprintf("entry %d has a coordinate that is not finite", i), p.blk);
 				if (!ItemPointerIsValid(&e[i].tid))
 					fail(index, psprintf("entry %d has an invalid heap TID", i), p.blk);
-				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_SHAPE_GRID)
+				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_SHAPE_PLANAR_GRID)
 					fail(index, psprintf("entry %d has unknown flags 0x%04x", i, e[i].flags),
 						 p.blk);
 				if (GeoidxEntryIsShape(&e[i]))
@@ -238,7 +238,7 @@ walk_tree(VerifyState *vs)
 								 p.blk);
 				}
 				IndexTuple payload = NULL;
-				bool grid = GeoidxEntryKind(&e[i]) == GEOIDX_KIND_SHAPE_GRID;
+				bool grid = GeoidxEntryHasGrid(&e[i]);
 				if ((GeoidxEntryPayloadOffset(&e[i]) != 0) != (vs->payload_desc != NULL || grid))
 					fail(index,
 						 psprintf("entry %d %s a payload", i,
@@ -372,7 +372,7 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 		Size sz = IndexTupleSize(want_payload);
 		if (sz != IndexTupleSize(hit->payload) || memcmp(want_payload, hit->payload, sz) != 0)
 			geoidx_corrupted(index, hit->blk,
-							 kind == GEOIDX_KIND_SHAPE_GRID
+							 kind == GEOIDX_KIND_SHAPE_GRID || kind == GEOIDX_KIND_SHAPE_PLANAR_GRID
 								 ? "heap tuple (%u,%u) has other values in the columns after the "
 								   "point, or another interior grid, than its index entry"
 								 : "heap tuple (%u,%u) has other values in the columns after the "

@@ -114,16 +114,6 @@ TEST(InteriorGrid, NeverCallsAPointInsideThatPostGISLeavesUncovered)
 				rejected, 100.0 * rejected / std::max(1L, asked - covered));
 }
 
-/* A ring of n vertices along latitude lat, west to east, or east to west. */
-Ring
-parallel(double lat, double lon0, double lon1, int n)
-{
-	Ring r;
-	for (int i = 0; i <= n; i++)
-		r.push_back(LonLat{lon0 + (lon1 - lon0) * i / n, lat});
-	return r;
-}
-
 /* Random unit vectors in a box, half of them pushed to a cell's edge. */
 Vec3
 random_in(std::mt19937_64 *rng, const Box3 &box)

@@ -33,6 +33,16 @@ using Ring = std::vector<LonLat>;
 using Polygon = std::vector<Ring>;
 using Shape = std::vector<Polygon>; /* the members of a MultiPolygon, or one Polygon */
 
+/* A ring of n vertices along latitude lat, west to east, or east to west. */
+inline Ring
+parallel(double lat, double lon0, double lon1, int n)
+{
+	Ring r;
+	for (int i = 0; i <= n; i++)
+		r.push_back(LonLat{lon0 + (lon1 - lon0) * i / n, lat});
+	return r;
+}
+
 inline void
 put32(std::vector<uint8_t> *b, uint32_t v)
 {
