@@ -41,6 +41,33 @@ typedef struct GeoidxRelInfo
 } GeoidxRelInfo;
 
 /* a decoded indexed value */
+/*
+ * The parts of PostGIS's typmod of geometry(Type, SRID) and geography(...),
+ * as liblwgeom's TYPMOD_GET_* macros read them (its headers are not shipped);
+ * a typmod < 0 says nothing.
+ */
+#define GEOIDX_TYPMOD_POINTTYPE 1
+static inline int32
+GeoidxTypmodSrid(int32 typmod)
+{
+	return ((typmod & 0x0FFFFF00) - (typmod & 0x10000000)) >> 8;
+}
+static inline int
+GeoidxTypmodType(int32 typmod)
+{
+	return (typmod & 0x000000FC) >> 2;
+}
+static inline bool
+GeoidxTypmodHasZ(int32 typmod)
+{
+	return (typmod & 0x00000002) != 0;
+}
+static inline bool
+GeoidxTypmodHasM(int32 typmod)
+{
+	return (typmod & 0x00000001) != 0;
+}
+
 typedef struct GeoidxPoint
 {
 	bool empty;

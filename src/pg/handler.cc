@@ -96,10 +96,9 @@ geoidx_canreturn(Relation index, int attno)
 	int32 typmod = TupleDescAttr(RelationGetDescr(index), 0)->atttypmod;
 	if (typmod < 0)
 		return false;
-	int32 srid = (((typmod) &0x0FFFFF00) - ((typmod) &0x10000000)) >> 8;
-	int type = (typmod & 0x000000FC) >> 2;
-	bool z = (typmod & 0x00000002) != 0, m = (typmod & 0x00000001) != 0;
-	return srid == 4326 && type == 1 && !z && !m;
+	return GeoidxTypmodSrid(typmod) == 4326 &&
+		   GeoidxTypmodType(typmod) == GEOIDX_TYPMOD_POINTTYPE && !GeoidxTypmodHasZ(typmod) &&
+		   !GeoidxTypmodHasM(typmod);
 }
 
 /* Return whether the indexed type is PostGIS's geography (the geoidx_geography_ops opclass). */

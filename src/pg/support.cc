@@ -121,7 +121,7 @@ is_point_for_every_row(Node *other, const GeoidxCatalog &o)
 	if (IsA(other, RelabelType))
 		return is_point_for_every_row((Node *) ((RelabelType *) other)->arg, o);
 	int32 typmod = exprTypmod(other);
-	if (typmod >= 0 && ((typmod & 0x000000FC) >> 2) == 1 /* PostGIS's POINTTYPE */)
+	if (typmod >= 0 && GeoidxTypmodType(typmod) == GEOIDX_TYPMOD_POINTTYPE)
 		return true;
 	if (!IsA(other, FuncExpr) || !OidIsValid(o.pg_geography_fn))
 		return false;
@@ -175,12 +175,11 @@ index_condition(SupportRequestIndexCondition *req)
 	/*
 	 * A shape, or what may be one (a zone from the outer side of a join, a
 	 * parameter): the disc of a point cannot hold it, the candidate disc can,
-	 * and the call stays as the filter.
+	 * and the call stays as the filter. (GiST's box below refuses it itself.)
 	 */
 	const bool geoidx_index =
 		OidIsValid(within_op) && OidIsValid(circle_fn) && op_in_opfamily(within_op, req->opfamily);
-	if (geoidx_index ? !is_point_for_every_row(other, o)
-					 : IsA(other, Const) && !is_point_for_every_row(other, o))
+	if (geoidx_index && !is_point_for_every_row(other, o))
 		return geoidx_shape_index_condition(req, column, other, metres);
 
 	Oid op, fn, fn_type;
