@@ -332,8 +332,10 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 	geoidx_entry_set_value(&want, isnull[0] ? NULL : &p, &want_box);
 	IndexTuple want_payload = geoidx_form_payload(index, values, isnull, &want);
 	int kind = GeoidxEntryKind(&want);
-	static const char *const kind_names[] = {"a point", "NULL", "EMPTY", "a shape",
-											 "a shape with a grid"};
+	static const char *const kind_names[] = {
+		"a point", "NULL", "EMPTY", "a shape", "a shape with a grid", "a shape with a planar grid"};
+	static_assert(lengthof(kind_names) == GEOIDX_KIND_SHAPE_PLANAR_GRID + 1,
+				  "a name for every kind an entry can have");
 	IndexedTid key;
 	key.tid = *tid;
 	IndexedTid *hit =
