@@ -21,6 +21,8 @@
 #include "arc_box.h"
 #include "covers_shape.h"
 #include "geodesy.h"
+#include "interior_grid.h"
+#include "packed_box.h"
 #include "serialized_shape.h"
 #include "sphere_covers.h"
 
@@ -102,6 +104,28 @@ prepare_bytes(const std::vector<uint8_t> &bytes, PreparedBytes *out)
 		return false;
 	out->mem.assign(cover_shape_bytes(out->counts) / 8 + 1, 0);
 	return build_cover_shape(bytes.data(), h, out->counts, out->mem.data(), &out->shape, &err);
+}
+
+/* A zone prepared with its interior grid, over its box as an index entry holds it. */
+struct GridBuilt : PreparedBytes
+{
+	Box3 box; /* packed outwards, unpacked */
+	InteriorGrid grid;
+	GridFrame frame;
+};
+
+inline bool
+build_grid(const std::vector<uint8_t> &bytes, GridBuilt *out)
+{
+	if (!prepare_bytes(bytes, out))
+		return false;
+	Box3 box = box_empty();
+	for (uint32_t i = 0; i < out->shape.npolygons; i++)
+		box_extend(&box, out->shape.polygons[i].box);
+	out->box = unpack_box(pack_box(box));
+	out->grid = interior_grid(out->shape, out->box);
+	out->frame = grid_frame(out->box);
+	return true;
 }
 
 /* Just enough GeoJSON: the coordinates of each feature's Polygon or MultiPolygon, in order. */

@@ -25,24 +25,15 @@ namespace
 using namespace geoidx;
 using namespace nyc_shapes;
 
-struct Built : PreparedBytes
+struct Built : GridBuilt
 {
-	Box3 box;
-	InteriorGrid grid;
-	GridFrame frame;
 	bool planar = false;
 };
 
 void
 build(const std::vector<uint8_t> &bytes, Built *out)
 {
-	ASSERT_TRUE(prepare_bytes(bytes, out));
-	Box3 box = box_empty();
-	for (uint32_t i = 0; i < out->shape.npolygons; i++)
-		box_extend(&box, out->shape.polygons[i].box);
-	out->box = unpack_box(pack_box(box));
-	out->grid = interior_grid(out->shape, out->box);
-	out->frame = grid_frame(out->box);
+	ASSERT_TRUE(build_grid(bytes, out));
 	out->planar = planar_grid_agrees(out->shape, out->grid, out->frame);
 }
 
