@@ -159,7 +159,7 @@ cell_point(const GridFrame &f, int k, double *lon, double *lat)
 } // namespace
 
 bool
-degree_rect_of(const Box3 &b, DegreeRect *out)
+degree_rect_of(const Box3 &b, DegreeBox *out)
 {
 	/* the z axis, and the antimeridian's half plane x < 0, y = 0: no rectangle holds them */
 	if (b.lo[1] <= 0.0 && b.hi[1] >= 0.0 && b.lo[0] <= 0.0)
@@ -174,17 +174,18 @@ degree_rect_of(const Box3 &b, DegreeRect *out)
 			hi = std::max(hi, a);
 		}
 	const double zlo = std::clamp(b.lo[2], -1.0, 1.0), zhi = std::clamp(b.hi[2], -1.0, 1.0);
-	*out =
-		DegreeRect{lo - kPlanarSlack, hi + kPlanarSlack, std::asin(zlo) * kDegrees - kPlanarSlack,
-				   std::asin(zhi) * kDegrees + kPlanarSlack};
-	return std::isfinite(out->lon_lo) && std::isfinite(out->lon_hi) && std::isfinite(out->lat_lo) &&
-		   std::isfinite(out->lat_hi);
+	out->xmin = lo - kPlanarSlack;
+	out->xmax = hi + kPlanarSlack;
+	out->ymin = std::asin(zlo) * kDegrees - kPlanarSlack;
+	out->ymax = std::asin(zhi) * kDegrees + kPlanarSlack;
+	return std::isfinite(out->xmin) && std::isfinite(out->xmax) && std::isfinite(out->ymin) &&
+		   std::isfinite(out->ymax);
 }
 
 bool
 planar_grid_agrees(const CoverShape &s, const InteriorGrid &g, const GridFrame &f)
 {
-	DegreeRect whole;
+	DegreeBox whole;
 	if (s.coerced || s.srid != 4326 || grid_is_empty(g) || !degree_rect_of(f.box, &whole))
 		return false;
 

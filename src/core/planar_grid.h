@@ -29,6 +29,7 @@
 #include <cstddef>
 
 #include "covers_shape.h"
+#include "degree_box.h"
 #include "interior_grid.h"
 #include "pg_free.h"
 
@@ -41,17 +42,11 @@ constexpr double kPlanarDeviation = 0.5 * kInteriorMargin; /* radians, ~3 cm */
 /* Whether PostGIS's planar predicates of a point decide every decided cell of g as g does. */
 bool planar_grid_agrees(const CoverShape &s, const InteriorGrid &g, const GridFrame &f);
 
-/* A longitude/latitude rectangle, degrees. */
-struct DegreeRect
-{
-	double lon_lo, lon_hi, lat_lo, lat_hi;
-};
-
 /*
  * A rectangle holding every unit vector of box b (on the sphere), or false
  * when b comes near the axis of the poles or crosses the antimeridian (no
  * rectangle of the plane holds it).
  */
-bool degree_rect_of(const Box3 &b, DegreeRect *out);
+bool degree_rect_of(const Box3 &b, DegreeBox *out);
 
 } // namespace geoidx

@@ -186,18 +186,11 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 		}
 		const GeoidxProbe &probe = so->probes[pi];
 		geoidx::Cover c = geoidx::Cover::uncertain;
-		if (shape && is_planar(probe.strategy))
-		{
-			/* the box holds the shape's degree rectangle (shape_bounds.h): outside it is outside */
-			if (probe.planar && GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID)
-			{
-				if (!geoidx::box_contains(box, probe.v))
-					c = geoidx::Cover::outside;
-				else if (geoidx_entry_grid(page, e, &grid))
-					c = geoidx::grid_covers(grid, geoidx::grid_frame(box), probe.v);
-			}
-		}
-		else if (shape && probe.point && probe.strategy != GEOIDX_STRATEGY_COVEREDBY)
+		/* a planar operator's g only where the grid holds for straight edges too */
+		const bool grid_decides =
+			!is_planar(probe.strategy) ||
+			(probe.planar && GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID);
+		if (shape && probe.point && probe.strategy != GEOIDX_STRATEGY_COVEREDBY && grid_decides)
 		{
 			if (!grid_read)
 			{
@@ -206,7 +199,11 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 				if (has_grid)
 					frame = geoidx::grid_frame(box);
 			}
-			/* the packed box lies a grid step (~6 m) beyond the shape: 1e-5 m cannot reach out */
+			/*
+			 * The packed box lies a grid step (~6 m) beyond the shape: 1e-5 m
+			 * cannot reach out; and it holds the shape's degree rectangle
+			 * (shape_bounds.h), so no planar answer lies outside it either.
+			 */
 			if (!geoidx::box_contains(box, probe.v))
 				c = geoidx::Cover::outside;
 			else if (has_grid)

@@ -218,7 +218,7 @@ TEST(PlanarGrid, RefusesSridZero)
 	EXPECT_FALSE(b0.planar);
 }
 
-TEST(PlanarGrid, DegreeRectHoldsEveryPointOfItsBox)
+TEST(PlanarGrid, DegreeBoxHoldsEveryPointOfItsBox)
 {
 	std::mt19937_64 rng(7);
 	std::uniform_real_distribution<double> lon(-180, 180), lat(-89, 89), size(1e-6, 5.0);
@@ -233,7 +233,7 @@ TEST(PlanarGrid, DegreeRectHoldsEveryPointOfItsBox)
 			pts.push_back(LonLat{fx(rng), fy(rng)});
 		for (const LonLat &p : pts)
 			box_extend(&box, box_of(covers_vector(p.lon, p.lat)));
-		DegreeRect r;
+		DegreeBox r;
 		if (!degree_rect_of(box, &r))
 		{
 			refused++;
@@ -244,10 +244,9 @@ TEST(PlanarGrid, DegreeRectHoldsEveryPointOfItsBox)
 		{
 			LonLat n;
 			normalize_like_geography(p.lon, p.lat, &n);
-			ASSERT_TRUE(n.lon >= r.lon_lo && n.lon <= r.lon_hi && n.lat >= r.lat_lo &&
-						n.lat <= r.lat_hi)
-				<< n.lon << " " << n.lat << " not in " << r.lon_lo << ".." << r.lon_hi << " x "
-				<< r.lat_lo << ".." << r.lat_hi;
+			ASSERT_TRUE(n.lon >= r.xmin && n.lon <= r.xmax && n.lat >= r.ymin && n.lat <= r.ymax)
+				<< n.lon << " " << n.lat << " not in " << r.xmin << ".." << r.xmax << " x "
+				<< r.ymin << ".." << r.ymax;
 		}
 	}
 	EXPECT_GT(held, 1900);
