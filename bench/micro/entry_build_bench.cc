@@ -1,10 +1,12 @@
 /*
  * What building one zone's index entry costs in the core, step by step, over
- * the 195 NYC neighbourhoods (540 vertices each on average): the bounds walk
- * that gives the entry's box (build and insert decode every value with it),
- * the prepared polygon, the interior grid, and the planar check. BUILD on
- * zones (bench/run) compares the whole with GiST(geography); this says which
- * step to make cheaper.
+ * the 195 NYC neighbourhoods (540 vertices each on average): the prepared
+ * polygon (whose walk also gives the entry's box), the interior grid (the
+ * raster, and the block build it replaced where the raster applies), and the
+ * planar check; and the bounds walk alone, which a polygon's entry no longer
+ * needs (lines, points and collections still take their box from it). BUILD
+ * on zones (bench/run) compares the whole with GiST(geography); this says
+ * which step to make cheaper.
  *
  *   cmake -S . -B build-bench -DGEOIDX_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release
  *   cmake --build build-bench -j2 && build-bench/geoidx_micro_bench --benchmark_filter=Entry
@@ -53,9 +55,7 @@ zones()
 			WalkError err;
 			read_serialized_header(z.bytes.data(), z.bytes.size(), &z.h, &err);
 			prepare_bytes(z.bytes, &z.prepared);
-			ShapeBounds b;
-			walk_serialized(z.bytes.data(), z.h, &b, &err);
-			z.box = unpack_box(pack_box(b.box()));
+			z.box = unpack_box(pack_box(z.prepared.shape.bounds));
 			z.grid = interior_grid(z.prepared.shape, z.box);
 			out.push_back(std::move(z));
 		}
@@ -101,6 +101,16 @@ BM_EntryGrid(benchmark::State &state)
 	state.SetItemsProcessed(state.iterations() * zones().size());
 }
 BENCHMARK(BM_EntryGrid);
+
+void
+BM_EntryGridByBlocks(benchmark::State &state)
+{
+	for (auto _ : state)
+		for (const Zone &z : zones())
+			benchmark::DoNotOptimize(interior_grid_by_blocks(z.prepared.shape, grid_frame(z.box)));
+	state.SetItemsProcessed(state.iterations() * zones().size());
+}
+BENCHMARK(BM_EntryGridByBlocks);
 
 void
 BM_EntryPlanarCheck(benchmark::State &state)

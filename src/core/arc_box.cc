@@ -44,18 +44,6 @@ on_arc(const Vec3 &a, const Vec3 &b, const Vec3 &n, const Vec3 &p)
 	return dot(cross(a, p), n) >= -kOnArcSlack && dot(cross(p, b), n) >= -kOnArcSlack;
 }
 
-/* The ends' box padded by the arc's sagitta. */
-Box3
-sagitta_box(const Vec3 &a, const Vec3 &b)
-{
-	Box3 box = box_of(a);
-	box_extend(&box, b);
-	double quarter_c2 = chord2(a, b) / 4.0;
-	double sagitta = quarter_c2 / (1.0 + std::sqrt(std::max(0.0, 1.0 - quarter_c2)));
-	box_pad(&box, sagitta * (1.0 + 1e-9) + kUnitSlack);
-	return box;
-}
-
 /* The ends' box extended by the circle's extremes that lie on the arc. */
 Box3
 extremes_box(const Vec3 &a, const Vec3 &b, const Vec3 &n_raw, double n_len)
@@ -89,6 +77,17 @@ extremes_box(const Vec3 &a, const Vec3 &b, const Vec3 &n_raw, double n_len)
 } // namespace
 
 Box3
+arc_sagitta_box(const Vec3 &a, const Vec3 &b)
+{
+	Box3 box = box_of(a);
+	box_extend(&box, b);
+	double quarter_c2 = chord2(a, b) / 4.0;
+	double sagitta = quarter_c2 / (1.0 + std::sqrt(std::max(0.0, 1.0 - quarter_c2)));
+	box_pad(&box, sagitta * (1.0 + 1e-9) + kUnitSlack);
+	return box;
+}
+
+Box3
 box_sphere()
 {
 	return Box3{{-1.0, -1.0, -1.0}, {1.0, 1.0, 1.0}};
@@ -99,7 +98,7 @@ arc_box(const Vec3 &a, const Vec3 &b)
 {
 	if (dot(a, b) < kAntipodalDot)
 		return box_sphere();
-	Box3 box = sagitta_box(a, b);
+	Box3 box = arc_sagitta_box(a, b);
 	/*
 	 * Under a chord of 1e-5 the sagitta pad (<= 1.3e-11) is at least six times
 	 * smaller than the extremes' (>= 8e-16 / |a x b| >= 8e-11), so the

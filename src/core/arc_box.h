@@ -35,6 +35,13 @@ constexpr double kAntipodalDot = -0.999999;
 /* The box of the great-circle arc from a to b (unit vectors). */
 Box3 arc_box(const Vec3 &a, const Vec3 &b);
 
+/*
+ * The box of a and b padded by the arc's sagitta 1 - cos(theta / 2), which
+ * holds the arc when it is at most a quarter circle (chord2(a, b) <= 2): no
+ * trigonometry, so the bound that most short edges need.
+ */
+Box3 arc_sagitta_box(const Vec3 &a, const Vec3 &b);
+
 /* The six axis points, in the order of the bits of axis_points_box's mask. */
 enum AxisPoint : unsigned
 {

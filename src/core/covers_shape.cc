@@ -1,9 +1,12 @@
 #include "covers_shape.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "arc_box.h"
 #include "geodesy.h"
+#include "shape_bounds.h"
 
 namespace geoidx
 {
@@ -41,6 +44,14 @@ private:
 	CoverCounts *c_;
 };
 
+/*
+ * Fills a CoverShape in one walk, and on the way the value's ShapeBounds box
+ * (shape_bounds.h) bit for bit, so that an index entry takes its box from the
+ * walk that prepares its grid instead of a second one: ShapeBounds's unit
+ * vectors are these (covers_vector and unit_vector(geographic_point) are one
+ * expression of the same radians) wherever PostGIS's normalisation of the
+ * radians leaves them alone, and are computed apart where it does not.
+ */
 class Builder
 {
 public:
@@ -52,12 +63,19 @@ public:
 		p.first_ring = nrings_;
 		p.nrings = 0;
 		edges_ = box_empty();
+		bounds_polygon_ = box_empty();
 	}
 	void
 	end_polygon()
 	{
 		CoverPolygon &p = s_->polygons[s_->npolygons++];
 		p.caps = cover_outside_caps(edges_, &p.box);
+		/* as ShapeBounds::end_polygon */
+		if (!box_is_empty(bounds_polygon_))
+		{
+			box_add_enclosed_poles(&bounds_polygon_);
+			box_extend(&geodesic_, bounds_polygon_);
+		}
 	}
 	void
 	chain(ChainKind kind, const uint8_t *coords, uint32_t npoints, int ndims)
@@ -67,17 +85,35 @@ public:
 			return;
 		Vec3 *v = s_->points + npoints_;
 		GeoPoint *g = s_->geo + npoints_;
+		Vec3 prev_bounds{0.0, 0.0, 0.0};
+		bool prev_same = true;
 		for (uint32_t i = 0; i < npoints; i++)
 		{
 			double x, y;
 			serialized_xy(coords, ndims, i, &x, &y);
-			v[i] = covers_vector(x, y);
 			LonLat ll{0.0, 0.0};
 			if (normalize_like_geography(x, y, &ll) != CoordCheck::in_range)
 				s_->coerced = true;
+			const double lon = M_PI * ll.lon / 180.0, lat = M_PI * ll.lat / 180.0;
+			v[i] =
+				Vec3{std::cos(lat) * std::cos(lon), std::cos(lat) * std::sin(lon), std::sin(lat)};
 			g[i] = geographic_point(ll);
-			if (i > 0)
-				box_extend(&edges_, arc_box(v[i - 1], v[i]));
+			degrees_.xmin = std::min(degrees_.xmin, x);
+			degrees_.xmax = std::max(degrees_.xmax, x);
+			degrees_.ymin = std::min(degrees_.ymin, y);
+			degrees_.ymax = std::max(degrees_.ymax, y);
+			const bool same = g[i].lat == lat && g[i].lon == lon;
+			const Vec3 bv = same ? v[i] : unit_vector(g[i]);
+			if (i == 0)
+				box_extend(&bounds_polygon_, bv);
+			else
+			{
+				const Box3 e = arc_box(v[i - 1], v[i]);
+				box_extend(&edges_, e);
+				box_extend(&bounds_polygon_, same && prev_same ? e : arc_box(prev_bounds, bv));
+			}
+			prev_bounds = bv;
+			prev_same = same;
 		}
 		Box3 *chunks = s_->chunks + nchunks_;
 		ring_chunk_boxes(v, npoints, chunks);
@@ -87,9 +123,24 @@ public:
 		nchunks_ += ring_chunk_count(npoints);
 	}
 
+	/* ShapeBounds::box() of the value (empty for one with no points). */
+	Box3
+	bounds() const
+	{
+		Box3 b = geodesic_;
+		if (npoints_ > 0)
+			box_extend(&b, degree_box_image(degrees_));
+		return b;
+	}
+
 private:
 	CoverShape *s_;
 	Box3 edges_ = box_empty();
+	Box3 bounds_polygon_ = box_empty();
+	Box3 geodesic_ = box_empty();
+	DegreeBox degrees_{
+		std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+		-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
 	uint32_t nrings_ = 0;
 	uint64_t npoints_ = 0;
 	uint64_t nchunks_ = 0;
@@ -108,6 +159,7 @@ covers_vector(double x, double y)
 {
 	LonLat ll{0.0, 0.0};
 	normalize_like_geography(x, y, &ll);
+	/* the expression of Builder::chain, which inlines it */
 	const double lon = M_PI * ll.lon / 180.0, lat = M_PI * ll.lat / 180.0;
 	return Vec3{std::cos(lat) * std::cos(lon), std::cos(lat) * std::sin(lon), std::sin(lat)};
 }
@@ -147,7 +199,9 @@ build_cover_shape(const uint8_t *data, const SerializedHeader &h, const CoverCou
 	out->srid = h.srid;
 	out->chunks = reinterpret_cast<Box3 *>(m);
 	Builder b(out);
-	return walk_serialized(data, h, &b, err);
+	const bool ok = walk_serialized(data, h, &b, err);
+	out->bounds = b.bounds();
+	return ok;
 }
 
 Cover
@@ -264,19 +318,9 @@ boundary_walk(const CoverShape &s, const Vec3 &p, double *lo_io, double *hi_io, 
 bool
 arc_beyond_chord2(const Vec3 &a, const Vec3 &b, const Vec3 &p, double far2)
 {
-	const double c2 = chord2(a, b);
-	if (c2 > 2.0)
+	if (chord2(a, b) > 2.0)
 		return false;
-	const double q = c2 / 4.0;
-	const double pad = q / (1.0 + std::sqrt(1.0 - q)) * (1.0 + 1e-9) + 1e-15;
-	Box3 eb = box_of(a);
-	box_extend(&eb, b);
-	for (int k = 0; k < 3; k++)
-	{
-		eb.lo[k] -= pad;
-		eb.hi[k] += pad;
-	}
-	return min_chord2(eb, p) > far2;
+	return min_chord2(arc_sagitta_box(a, b), p) > far2;
 }
 
 bool
@@ -321,6 +365,19 @@ cover_shape_boundary_beyond(const CoverShape &s, const Vec3 &p, double angle)
 		}
 	}
 	return true;
+}
+
+bool
+arc_beyond_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p, double angle)
+{
+	if (!(angle < M_PI))
+		return false;
+	const double half = std::sin(angle / 2.0);
+	if (arc_beyond_chord2(a, b, p, 4.0 * half * half * (1.0 + 1e-12) + 1e-30))
+		return true;
+	double e_lo, e_hi;
+	edge_angles(a, b, p, &e_lo, &e_hi);
+	return e_lo >= angle;
 }
 
 void

@@ -39,6 +39,7 @@ struct CoverShape
 	GeoPoint *geo; /* each point in PostGIS's radians (geographic_point_init), as points */
 	Box3 *chunks;
 	bool coerced; /* the cast moved a coordinate into range (and says so in a NOTICE) */
+	Box3 bounds;  /* ShapeBounds::box() of the value, bit for bit: an index entry's box */
 	int32_t srid; /* as the value says it (0 or 4326: nothing else is prepared) */
 };
 
@@ -88,6 +89,9 @@ bool cover_shape_boundary_beyond(const CoverShape &s, const Vec3 &p, double angl
  * where that box does not tell; an arc longer than a quarter circle never).
  */
 bool arc_beyond_chord2(const Vec3 &a, const Vec3 &b, const Vec3 &p, double far2);
+
+/* Whether the arc a-b lies at least angle (radians) from p, rounding included; false if unsure. */
+bool arc_beyond_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p, double angle);
 
 /* The central angle from p to the great-circle arc a-b (shorter than half a circle), rounded. */
 double arc_point_angle(const Vec3 &a, const Vec3 &b, const Vec3 &p);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace geoidx
 {
@@ -68,21 +69,6 @@ grid_cell(const GridFrame &f, const Vec3 &v)
 namespace
 {
 
-/* Whether the cube of half-side r around u lies inside the box by more than kInteriorMargin. */
-bool
-cube_inside_box(const Vec3 &u, double r, const Box3 &box)
-{
-	for (int i = 0; i < 3; i++)
-	{
-		/* a face at +-1 (the pole rule's) has nothing beyond it */
-		if (box.lo[i] != -1.0 && coord(u, i) - r < box.lo[i] + kInteriorMargin)
-			return false;
-		if (box.hi[i] != 1.0 && coord(u, i) + r > box.hi[i] - kInteriorMargin)
-			return false;
-	}
-	return true;
-}
-
 /* The box of cells [i0, i1) x [j0, j1), widened by the rounding of finding a cell. */
 Box3
 block_box(const GridFrame &f, int i0, int i1, int j0, int j1)
@@ -143,8 +129,78 @@ grid_block_box(const GridFrame &f, int i0, int i1, int j0, int j1, Box3 *out)
 	return narrow_to_sheet(f, out);
 }
 
+bool
+grid_column_box(const GridFrame &f, int i0, int i1, int j0, int j1, Box3 *out)
+{
+	*out = block_box(f, i0, i1, j0, j1);
+	/* the whole sheet on the box's side over the rectangle, not only the box's part of it */
+	if (f.box.lo[f.c] > 0.0)
+	{
+		out->lo[f.c] = std::numeric_limits<double>::min();
+		out->hi[f.c] = 1.0;
+	}
+	else if (f.box.hi[f.c] < 0.0)
+	{
+		out->lo[f.c] = -1.0;
+		out->hi[f.c] = -std::numeric_limits<double>::min();
+	}
+	else
+		return false;
+	return narrow_to_sheet(f, out);
+}
+
+bool
+box_cap(const Box3 &b, GridCap *out)
+{
+	out->box = b;
+	const Vec3 m{(b.lo[0] + b.hi[0]) / 2, (b.lo[1] + b.hi[1]) / 2, (b.lo[2] + b.hi[2]) / 2};
+	const double norm = std::sqrt(dot(m, m));
+	if (!(norm > 0.5))
+		return false;
+	out->u = Vec3{m.x / norm, m.y / norm, m.z / norm};
+	double h2 = 0.0;
+	for (int k = 0; k < 3; k++)
+		h2 += (b.hi[k] - b.lo[k]) * (b.hi[k] - b.lo[k]);
+	/* every unit vector p in b: |p - u| <= |p - m| + |m - u| */
+	out->r = 0.5 * std::sqrt(h2) + std::fabs(1.0 - norm) + 1e-15;
+	if (out->r >= 1.0)
+		return false;
+	out->rho = 2.0 * std::asin(out->r / 2.0) * (1.0 + 1e-12) + 1e-15;
+	return true;
+}
+
+bool
+grid_block_cap(const GridFrame &f, int i0, int i1, int j0, int j1, GridCap *out)
+{
+	Box3 b;
+	return grid_block_box(f, i0, i1, j0, j1, &b) && box_cap(b, out);
+}
+
+bool
+box_inside_polygon_box(const Box3 &inner, const Box3 &box)
+{
+	for (int i = 0; i < 3; i++)
+	{
+		/* a face at +-1 (the pole rule's) has nothing beyond it */
+		if (box.lo[i] != -1.0 && inner.lo[i] < box.lo[i] + kInteriorMargin)
+			return false;
+		if (box.hi[i] != 1.0 && inner.hi[i] > box.hi[i] - kInteriorMargin)
+			return false;
+	}
+	return true;
+}
+
 namespace
 {
+
+/* Whether the cube of half-side r around u lies inside the polygon's box by more than the margin.
+ */
+bool
+cube_inside_box(const Vec3 &u, double r, const Box3 &box)
+{
+	const Box3 cube{{u.x - r, u.y - r, u.z - r}, {u.x + r, u.y + r, u.z + r}};
+	return box_inside_polygon_box(cube, box);
+}
 
 struct Classifier
 {
@@ -167,23 +223,11 @@ struct Classifier
 	Cover
 	judge(int i0, int i1, int j0, int j1) const
 	{
-		Box3 b;
-		if (!grid_block_box(f, i0, i1, j0, j1, &b))
+		GridCap cap;
+		if (!grid_block_cap(f, i0, i1, j0, j1, &cap))
 			return Cover::uncertain;
-		const Vec3 m{(b.lo[0] + b.hi[0]) / 2, (b.lo[1] + b.hi[1]) / 2, (b.lo[2] + b.hi[2]) / 2};
-		const double norm = std::sqrt(dot(m, m));
-		if (!(norm > 0.5))
-			return Cover::uncertain;
-		const Vec3 u{m.x / norm, m.y / norm, m.z / norm};
-		double h2 = 0.0;
-		for (int k = 0; k < 3; k++)
-			h2 += (b.hi[k] - b.lo[k]) * (b.hi[k] - b.lo[k]);
-		/* every unit vector p in b: |p - u| <= |p - m| + |m - u| */
-		const double r = 0.5 * std::sqrt(h2) + std::fabs(1.0 - norm) + 1e-15;
-		if (r >= 1.0)
-			return Cover::uncertain;
-		const double rho = 2.0 * std::asin(r / 2.0) * (1.0 + 1e-12) + 1e-15;
-		const double reach = rho + kInteriorMargin;
+		const Vec3 &u = cap.u;
+		const double reach = cap.rho + kInteriorMargin;
 		if (!cover_shape_boundary_beyond(s, u, reach))
 			return Cover::uncertain;
 		/* the antipode: far from the whole box (every edge is in it) needs no walk */
@@ -200,7 +244,7 @@ struct Classifier
 				continue;
 			const Cover c =
 				polygon_covers(s.rings + poly.first_ring, poly.nrings, poly.box, poly.caps, u);
-			if (c == Cover::inside && cube_inside_box(u, r, poly.box))
+			if (c == Cover::inside && cube_inside_box(u, cap.r, poly.box))
 				return Cover::inside;
 			all_outside &= c == Cover::outside;
 		}
@@ -237,13 +281,24 @@ struct Classifier
 } // namespace
 
 InteriorGrid
+interior_grid_by_blocks(const CoverShape &s, const GridFrame &f)
+{
+	Classifier c{s, f, InteriorGrid{{0, 0}, {0, 0}}};
+	if (!box_is_empty(f.box))
+		c.classify(0, f.na, 0, f.nb);
+	return c.out;
+}
+
+InteriorGrid
 interior_grid(const CoverShape &s, const Box3 &box)
 {
 	const GridFrame f = grid_frame(box);
-	Classifier c{s, f, InteriorGrid{{0, 0}, {0, 0}}};
-	if (!box_is_empty(box))
-		c.classify(0, f.na, 0, f.nb);
-	return c.out;
+	InteriorGrid g;
+	if (box_is_empty(box))
+		return InteriorGrid{{0, 0}, {0, 0}};
+	if (interior_grid_by_raster(s, f, &g))
+		return g;
+	return interior_grid_by_blocks(s, f);
 }
 
 } // namespace geoidx

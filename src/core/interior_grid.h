@@ -64,8 +64,61 @@ int grid_cell(const GridFrame &f, const Vec3 &v);
  */
 bool grid_block_box(const GridFrame &f, int i0, int i1, int j0, int j1, Box3 *out);
 
-/* The cells that lie wholly inside s, whose (unpacked) box is box. */
+/* A cap around the unit vectors of some cells: its centre u, chord radius r, angle rho. */
+struct GridCap
+{
+	Box3 box; /* grid_block_box of the cells */
+	Vec3 u;
+	double r;
+	double rho;
+};
+
+/* The cap of a box of unit vectors; false when no cap short of a hemisphere holds it. */
+bool box_cap(const Box3 &b, GridCap *out);
+
+/* The cap of cells [i0, i1) x [j0, j1) (grid_block_box's box); false as box_cap. */
+bool grid_block_cap(const GridFrame &f, int i0, int i1, int j0, int j1, GridCap *out);
+
+/*
+ * The box of every unit vector on the box's sheet over the cells' rectangle
+ * in a and b, whatever its c (the column above and below the box's part);
+ * false when there is none, or the box reaches both sheets.
+ */
+bool grid_column_box(const GridFrame &f, int i0, int i1, int j0, int j1, Box3 *out);
+
+/*
+ * Whether inner lies inside a polygon's box by more than kInteriorMargin
+ * (PostGIS tests its own, float4, box first); a face at +-1 has nothing beyond.
+ */
+bool box_inside_polygon_box(const Box3 &inner, const Box3 &box);
+
+/*
+ * The cells that lie wholly inside s, whose (unpacked) box is box: by the
+ * raster below where it applies, else by blocks. Either answer is sound; they
+ * may decide different cells.
+ */
 InteriorGrid interior_grid(const CoverShape &s, const Box3 &box);
+
+/*
+ * By blocks: each block (the whole box first, halved while uncertain) is
+ * judged by the distance from its cap's centre to every edge and one
+ * point-in-polygon test, so a block near an edge costs a walk of the shape
+ * at every level it is split.
+ */
+InteriorGrid interior_grid_by_blocks(const CoverShape &s, const GridFrame &f);
+
+/*
+ * By raster (interior_grid_raster.cc): every edge marks the cells its padded
+ * box reaches (a long edge tests the cells of its box one by one), and each
+ * face-connected group of unmarked cells takes one point-in-polygon answer,
+ * since no edge separates its points. One pass over the edges instead of one
+ * per block. It applies where the box keeps its points' antipodes far from
+ * every edge (|c| > kRasterMinC over the box) and no edge is nearly half a
+ * circle; false elsewhere.
+ */
+bool interior_grid_by_raster(const CoverShape &s, const GridFrame &f, InteriorGrid *out);
+
+constexpr double kRasterMinC = 0.01;
 
 inline bool
 grid_is_empty(const InteriorGrid &g)

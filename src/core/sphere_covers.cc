@@ -200,16 +200,7 @@ ring_chunk_boxes(const Vec3 *v, uint32_t n, Box3 *out)
 				 * 1 - cos(theta / 2) is arc_box's own bound for short arcs,
 				 * and costs no trigonometry: a prepared zone is mostly these.
 				 */
-				const double q = c2 / 4.0;
-				const double pad = q / (1.0 + std::sqrt(1.0 - q)) * (1.0 + 1e-9) + 1e-15;
-				Box3 e = box_of(v[i - 1]);
-				box_extend(&e, v[i]);
-				for (int k = 0; k < 3; k++)
-				{
-					e.lo[k] -= pad;
-					e.hi[k] += pad;
-				}
-				box_extend(&b, e);
+				box_extend(&b, arc_sagitta_box(v[i - 1], v[i]));
 			}
 			else
 				box_extend(&b, arc_box(v[i - 1], v[i]));

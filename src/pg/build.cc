@@ -174,12 +174,14 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	geoidx::BuildPoint r;
 	r.key = ~UINT64CONST(0);
 	GeoidxPoint p;
+	const geoidx::CoverShape *prepared = NULL;
 	if (!isnull[0])
-		geoidx_decode_indexed(index, values[0], state->what, &p);
+		geoidx_decode_indexed(index, values[0], state->what, &p, state->tmpcxt, &prepared);
 	GeoidxLeafEntry e;
 	geoidx::Box3 box;
 	geoidx_entry_set_value(&e, isnull[0] ? NULL : &p, &box);
-	IndexTuple payload = geoidx_form_payload(index, values, isnull, &e);
+	IndexTuple payload = geoidx_form_payload(index, values, isnull, &e, prepared,
+											 (GeoidxGridBuilder) geoidx_grid_builder);
 	/* the flat path has no room for payloads: a polygon's grid moves the build to the tuplesort */
 	if (payload != NULL && state->sort == NULL)
 		spill_to_tuplesort(state);

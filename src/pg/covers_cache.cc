@@ -109,19 +109,17 @@ key_of(struct varlena *v, const char **bytes, Size *len)
 	return k;
 }
 
-/* Prepare a value in cxt (the caller has checked it); false if it has no prepared form. */
+/* Prepare detoasted bytes in cxt; false if they have no prepared form (see
+ * geoidx_prepare_serialized). */
 bool
-prepare_into(struct varlena *stored, MemoryContext cxt, geoidx::CoverShape *out, Size *bytes)
+prepare_bytes(const uint8 *data, const geoidx::SerializedHeader &h, MemoryContext cxt,
+			  geoidx::CoverShape *out, Size *bytes)
 {
-	struct varlena *v = pg_detoast_datum(stored);
-	const uint8 *data = (const uint8 *) VARDATA_ANY(v);
-	Size len = VARSIZE_ANY_EXHDR(v);
-	geoidx::SerializedHeader h;
 	geoidx::WalkError err;
 	geoidx::CoverCounts counts;
 	*bytes = 0;
-	if (!geoidx::read_serialized_header(data, len, &h, &err) || (h.srid != 4326 && h.srid != 0) ||
-		!geoidx::count_cover_shape(data, h, &counts, &err) || !counts.polygonal)
+	if ((h.srid != 4326 && h.srid != 0) || !geoidx::count_cover_shape(data, h, &counts, &err) ||
+		!counts.polygonal)
 		return false;
 	Size need = geoidx::cover_shape_bytes(counts);
 	void *mem = MemoryContextAllocHuge(cxt, need);
@@ -133,9 +131,25 @@ prepare_into(struct varlena *stored, MemoryContext cxt, geoidx::CoverShape *out,
 		if (!std::isfinite(out->points[i].x) || !std::isfinite(out->points[i].y) ||
 			!std::isfinite(out->points[i].z))
 			return false;
-	if ((Pointer) v != (Pointer) stored)
-		pfree(v);
 	return true;
+}
+
+/* Prepare a value in cxt (the caller has checked it); false if it has no prepared form. */
+bool
+prepare_into(struct varlena *stored, MemoryContext cxt, geoidx::CoverShape *out, Size *bytes)
+{
+	struct varlena *v = pg_detoast_datum(stored);
+	const uint8 *data = (const uint8 *) VARDATA_ANY(v);
+	Size len = VARSIZE_ANY_EXHDR(v);
+	geoidx::SerializedHeader h;
+	geoidx::WalkError err;
+	*bytes = 0;
+	if (!geoidx::read_serialized_header(data, len, &h, &err))
+		return false;
+	bool ok = prepare_bytes(data, h, cxt, out, bytes);
+	if (ok && (Pointer) v != (Pointer) stored)
+		pfree(v);
+	return ok;
 }
 
 /* Prepare a value into entry e, in the cache's memory. */
@@ -212,6 +226,22 @@ geoidx_prepare_cover_shape(Datum value, MemoryContext cxt)
 	geoidx::CoverShape *s = (geoidx::CoverShape *) MemoryContextAlloc(cxt, sizeof(*s));
 	Size bytes;
 	if (prepare_into((struct varlena *) DatumGetPointer(value), cxt, s, &bytes))
+		return s;
+	return NULL;
+}
+
+/*
+ * The prepared form of a value's detoasted bytes (h: their header, read),
+ * made in cxt: for the decode of an index entry, which has the bytes at hand
+ * and takes its box from the same walk (CoverShape::bounds). NULL as
+ * geoidx_cover_shape returns it.
+ */
+const geoidx::CoverShape *
+geoidx_prepare_serialized(const uint8 *data, const geoidx::SerializedHeader &h, MemoryContext cxt)
+{
+	geoidx::CoverShape *s = (geoidx::CoverShape *) MemoryContextAlloc(cxt, sizeof(*s));
+	Size bytes;
+	if (prepare_bytes(data, h, cxt, s, &bytes))
 		return s;
 	return NULL;
 }

@@ -17,6 +17,29 @@
 
 #include "format.h"
 
+namespace geoidx
+{
+struct CoverShape;
+struct SerializedHeader;
+} // namespace geoidx
+
+/*
+ * How an entry's interior grid is built (entry_grid.cc): as this version
+ * builds it, or by blocks only, as 0.2 did before the raster; geoidx_verify
+ * accepts either, and the test-only setting geoidx.interior_grid builds the
+ * old way so that a test can hold an index of both.
+ */
+typedef enum GeoidxGridBuilder
+{
+	GEOIDX_GRID_CURRENT,
+	GEOIDX_GRID_BLOCKS,
+} GeoidxGridBuilder;
+
+extern int geoidx_grid_builder;
+extern void geoidx_entry_grid_init(void);
+extern int geoidx_build_entry_grid(const geoidx::CoverShape *s, const GeoidxLeafEntry *entry,
+								   GeoidxGridBuilder builder, geoidx::InteriorGrid *grid);
+
 /* reloptions */
 typedef struct GeoidxOptions
 {
@@ -82,12 +105,16 @@ typedef struct GeoidxDecodeRequest
 	Datum value;
 	const char *what;
 	GeoidxPoint result;
+	/* non-NULL: prepare a polygonal value in it (for its grid) and take its box from that walk */
+	MemoryContext prepare_cxt;
+	const geoidx::CoverShape *prepared; /* out: that prepared form, or NULL */
 } GeoidxDecodeRequest;
 
 /* gserialized.cc: reads a PostGIS geometry/geography datum */
 extern const char *geoidx_index_what(Relation index);
 extern const GeoidxRelInfo *geoidx_rel_info(Relation index);
-extern void geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out);
+extern void geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out,
+								  MemoryContext prepare_cxt, const geoidx::CoverShape **prepared);
 extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
@@ -177,7 +204,8 @@ geoidx_entry_payload(Relation index, BlockNumber blk, Page page, const GeoidxLea
 }
 extern void geoidx_leaf_rebuild(Page page, const bool *keep);
 extern IndexTuple geoidx_form_payload(Relation index, Datum *values, bool *isnull,
-									  GeoidxLeafEntry *entry);
+									  GeoidxLeafEntry *entry, const geoidx::CoverShape *prepared,
+									  GeoidxGridBuilder builder);
 extern const char *geoidx_relname(Relation index);
 
 /* insert.cc */
@@ -540,6 +568,8 @@ struct CoverShape;
 extern void geoidx_cover_cache_init(void);
 extern const geoidx::CoverShape *geoidx_cover_shape(Datum value, const char *what);
 extern const geoidx::CoverShape *geoidx_prepare_cover_shape(Datum value, MemoryContext cxt);
+extern const geoidx::CoverShape *
+geoidx_prepare_serialized(const uint8 *data, const geoidx::SerializedHeader &h, MemoryContext cxt);
 
 /* postgis_calls.cc: PostGIS's geography functions, the exact answers for shapes */
 #define GEOIDX_PG_DWITHIN 0

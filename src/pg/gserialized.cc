@@ -187,8 +187,9 @@ geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll_out
  * any kind is empty. Errors as the geography cast's: other SRIDs, kinds it
  * does not have (curves, surfaces), coordinates that are not finite.
  */
-void
-geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out)
+static void
+decode_any(Datum value, const char *what, GeoidxPoint *out, MemoryContext prepare_cxt,
+		   const geoidx::CoverShape **prepared)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(value);
 	struct varlena *copy = NULL;
@@ -213,21 +214,43 @@ geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out)
 		return;
 	}
 	check_srid(h.srid, what);
-	geoidx::ShapeBounds bounds;
-	if (!geoidx::walk_serialized(data, h, &bounds, &err))
-		walk_failed(err, what);
-	if (bounds.coord_check() == geoidx::CoordCheck::not_finite)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						errmsg("%s has a coordinate that is not a finite number", what),
-						errdetail("Longitude and latitude must be finite; NaN and Infinity have no "
-								  "place on the Earth.")));
-	out->empty = bounds.empty();
-	out->shape = !out->empty;
+	/*
+	 * A polygon that an index entry prepares for its grid gives the entry's
+	 * box from that same walk (CoverShape::bounds, ShapeBounds's to the bit);
+	 * any other value, or one the preparation refuses (a coordinate that is
+	 * not finite), is walked for its box alone, which raises the errors.
+	 */
+	const geoidx::CoverShape *s = NULL;
+	if (prepare_cxt != NULL &&
+		(h.type == geoidx::kPolygonType || h.type == geoidx::kMultiPolygonType))
+		s = geoidx_prepare_serialized(data, h, prepare_cxt);
+	if (prepared)
+		*prepared = s;
 	out->x = out->y = 0.0;
 	out->box = geoidx::box_empty();
+	if (s != NULL && !geoidx::box_is_empty(s->bounds))
+	{
+		out->empty = false;
+		out->box = s->bounds;
+	}
+	else
+	{
+		geoidx::ShapeBounds bounds;
+		if (!geoidx::walk_serialized(data, h, &bounds, &err))
+			walk_failed(err, what);
+		if (bounds.coord_check() == geoidx::CoordCheck::not_finite)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s has a coordinate that is not a finite number", what),
+					 errdetail("Longitude and latitude must be finite; NaN and Infinity have no "
+							   "place on the Earth.")));
+		out->empty = bounds.empty();
+		if (!out->empty)
+			out->box = bounds.box();
+	}
+	out->shape = !out->empty;
 	if (out->shape)
 	{
-		out->box = bounds.box();
 		/* the centre orders the bulk build (Hilbert): any point of the box would do */
 		double c[3], n = 0.0;
 		for (int a = 0; a < 3; a++)
@@ -243,6 +266,12 @@ geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out)
 	}
 	if (copy)
 		pfree(copy);
+}
+
+void
+geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out)
+{
+	decode_any(value, what, out, NULL, NULL);
 }
 
 /* Decode and check one point argument of an SQL function; return false if it is EMPTY. */
@@ -269,7 +298,7 @@ extern "C" Datum
 geoidx_geometry_decode(PG_FUNCTION_ARGS)
 {
 	GeoidxDecodeRequest *req = (GeoidxDecodeRequest *) PG_GETARG_POINTER(0);
-	geoidx_decode_any(req->value, req->what, &req->result);
+	decode_any(req->value, req->what, &req->result, req->prepare_cxt, &req->prepared);
 	PG_RETURN_POINTER(req);
 }
 
@@ -309,45 +338,21 @@ geoidx_index_what(Relation index)
 }
 
 /*
- * The interior grid of a shape entry's value, computed in a context of its
- * own (a polygon's prepared form is as large as the polygon): the entry's
- * kind with it (SHAPE_GRID, or SHAPE_PLANAR_GRID when PostGIS's planar
- * predicates decide its cells alike), or SHAPE for a value with no decided
- * cell, or no prepared form (not a polygon).
- */
-static int
-entry_grid_of(Datum value, const GeoidxLeafEntry *entry, geoidx::InteriorGrid *grid)
-{
-	MemoryContext cxt =
-		AllocSetContextCreate(CurrentMemoryContext, "geoidx grid", ALLOCSET_DEFAULT_SIZES);
-	const geoidx::CoverShape *s = geoidx_prepare_cover_shape(value, cxt);
-	int kind = GEOIDX_KIND_SHAPE;
-	if (s != NULL)
-	{
-		const geoidx::Box3 box = GeoidxEntryShapeBox(entry);
-		*grid = geoidx::interior_grid(*s, box);
-		if (!geoidx::grid_is_empty(*grid))
-			kind = geoidx::planar_grid_agrees(*s, *grid, geoidx::grid_frame(box))
-					   ? GEOIDX_KIND_SHAPE_PLANAR_GRID
-					   : GEOIDX_KIND_SHAPE_GRID;
-	}
-	MemoryContextDelete(cxt);
-	return kind;
-}
-
-/*
  * Form the payload of a row: its values of the columns after the point, as one
  * IndexTuple of GeoidxRelInfo.payload_desc, and for a polygon whose interior
  * grid decides some cell that grid after them (the entry becomes
  * GEOIDX_KIND_SHAPE_GRID or _PLANAR_GRID); NULL for a single-column index's row without a grid.
+ * prepared is the value's prepared form from geoidx_decode_indexed (NULL: not
+ * a polygon), builder how to build its grid (geoidx_grid_builder but in verify).
  */
 IndexTuple
-geoidx_form_payload(Relation index, Datum *values, bool *isnull, GeoidxLeafEntry *entry)
+geoidx_form_payload(Relation index, Datum *values, bool *isnull, GeoidxLeafEntry *entry,
+					const geoidx::CoverShape *prepared, GeoidxGridBuilder builder)
 {
 	TupleDesc pd = geoidx_rel_info(index)->payload_desc;
 	geoidx::InteriorGrid grid;
 	int grid_kind = GeoidxEntryKind(entry) == GEOIDX_KIND_SHAPE && !isnull[0]
-						? entry_grid_of(values[0], entry, &grid)
+						? geoidx_build_entry_grid(prepared, entry, builder, &grid)
 						: GEOIDX_KIND_SHAPE;
 	bool has_grid = grid_kind != GEOIDX_KIND_SHAPE;
 	if (pd == NULL && !has_grid)
@@ -388,14 +393,19 @@ geoidx_form_payload(Relation index, Datum *values, bool *isnull, GeoidxLeafEntry
 
 /* Decode an indexed value through the operator class's decode procedure, and check it. */
 void
-geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out)
+geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint *out,
+					  MemoryContext prepare_cxt, const geoidx::CoverShape **prepared)
 {
 	GeoidxDecodeRequest req;
 
 	req.value = value;
 	req.what = what;
+	req.prepare_cxt = prepare_cxt;
+	req.prepared = NULL;
 	FunctionCall1(index_getprocinfo(index, 1, GEOIDX_DECODE_PROC), PointerGetDatum(&req));
 	*out = req.result;
+	if (prepared)
+		*prepared = req.prepared;
 	if (!out->empty && !out->shape)
 		geoidx_point_unit(out, what, NULL, NULL);
 }

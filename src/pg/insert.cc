@@ -235,13 +235,20 @@ geoidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid, 
 	GeoidxLeafEntry entry;
 	entry.tid = *ht_ctid;
 	GeoidxPoint p;
+	/* a polygon's prepared form is as large as the polygon: gone once its grid is made */
+	MemoryContext prepare_cxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx prepared value", ALLOCSET_SMALL_SIZES);
+	const geoidx::CoverShape *prepared = NULL;
 	if (!isnull[0])
-		geoidx_decode_indexed(index, values[0], geoidx_index_what(index), &p);
+		geoidx_decode_indexed(index, values[0], geoidx_index_what(index), &p, prepare_cxt,
+							  &prepared);
 	geoidx::Box3 box;
 	bool has_box = geoidx_entry_set_value(&entry, isnull[0] ? NULL : &p, &box);
 	if (GeoidxEntryIsShape(&entry))
 		geoidx_check_shapes_allowed(index);
-	IndexTuple payload = geoidx_form_payload(index, values, isnull, &entry);
+	IndexTuple payload = geoidx_form_payload(index, values, isnull, &entry, prepared,
+											 (GeoidxGridBuilder) geoidx_grid_builder);
+	MemoryContextDelete(prepare_cxt);
 	NewEntry ne;
 	ne.entry = entry;
 	ne.box = has_box ? &box : NULL;

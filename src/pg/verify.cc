@@ -69,7 +69,8 @@ struct VerifyState
 	int64 heap_checked;
 	const char *what;
 	TupleDesc payload_desc;
-	uint32 format; /* the metapage's */
+	uint32 format;        /* the metapage's */
+	MemoryContext rowcxt; /* what checking one heap row allocates (a polygon's prepared form) */
 };
 static_assert(std::is_trivially_destructible_v<VerifyState>,
 			  "lives in palloc'd memory or on the stack across ereport: no destructor");
@@ -318,19 +319,37 @@ walk_tree(VerifyState *vs)
 	pfree(stack);
 }
 
+/*
+ * Whether an entry's kind and payload are those of a row's (kind, payload):
+ * the same bits, a grid kind standing for a planar grid kind.
+ */
+bool
+grid_matches(const IndexedTid *hit, int kind, IndexTuple payload)
+{
+	if (hit->kind != kind &&
+		!(hit->kind == GEOIDX_KIND_SHAPE_GRID && kind == GEOIDX_KIND_SHAPE_PLANAR_GRID))
+		return false;
+	if (payload == NULL || hit->payload == NULL)
+		return payload == NULL && hit->payload == NULL;
+	Size sz = IndexTupleSize(payload);
+	return sz == IndexTupleSize(hit->payload) && memcmp(payload, hit->payload, sz) == 0;
+}
+
 /* Check that a heap row that must be indexed is, once, with the same values. */
 void
-heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
-			  void *state_)
+check_heap_row(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
+			   VerifyState *vs)
 {
-	VerifyState *vs = (VerifyState *) state_;
 	GeoidxPoint p;
+	const geoidx::CoverShape *prepared = NULL;
 	if (!isnull[0])
-		geoidx_decode_indexed(index, values[0], vs->what, &p);
+		geoidx_decode_indexed(index, values[0], vs->what, &p, vs->rowcxt, &prepared);
 	GeoidxLeafEntry want;
 	geoidx::Box3 want_box;
 	geoidx_entry_set_value(&want, isnull[0] ? NULL : &p, &want_box);
-	IndexTuple want_payload = geoidx_form_payload(index, values, isnull, &want);
+	const GeoidxLeafEntry unbuilt = want;
+	IndexTuple want_payload =
+		geoidx_form_payload(index, values, isnull, &want, prepared, GEOIDX_GRID_CURRENT);
 	int kind = GeoidxEntryKind(&want);
 	static const char *const kind_names[] = {
 		"a point", "NULL", "EMPTY", "a shape", "a shape with a grid", "a shape with a planar grid"};
@@ -354,6 +373,23 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 	}
 	BlockNumber hb = ItemPointerGetBlockNumber(tid);
 	OffsetNumber ho = ItemPointerGetOffsetNumber(tid);
+	/*
+	 * A grid as an earlier build made it is as sound: by blocks (0.2 before
+	 * the raster), and without the planar claim (before the planar grid).
+	 */
+	if (prepared != NULL && !grid_matches(hit, kind, want_payload))
+	{
+		GeoidxLeafEntry blocks = unbuilt;
+		IndexTuple blocks_payload =
+			geoidx_form_payload(index, values, isnull, &blocks, prepared, GEOIDX_GRID_BLOCKS);
+		if (grid_matches(hit, GeoidxEntryKind(&blocks), blocks_payload))
+		{
+			kind = hit->kind;
+			want_payload = blocks_payload;
+		}
+	}
+	if (kind == GEOIDX_KIND_SHAPE_PLANAR_GRID && hit->kind == GEOIDX_KIND_SHAPE_GRID)
+		kind = GEOIDX_KIND_SHAPE_GRID;
 	if (hit->kind != kind)
 		geoidx_corrupted(index, hit->blk, "heap tuple (%u,%u) is indexed as %s but is %s", hb, ho,
 						 kind_names[hit->kind], kind_names[kind]);
@@ -380,9 +416,19 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool
 								 : "heap tuple (%u,%u) has other values in the columns after the "
 								   "point than its index entry",
 							 hb, ho);
-		pfree(want_payload);
 	}
 	vs->heap_checked++;
+}
+
+void
+heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
+			  void *state_)
+{
+	VerifyState *vs = (VerifyState *) state_;
+	MemoryContext old = MemoryContextSwitchTo(vs->rowcxt);
+	check_heap_row(index, tid, values, isnull, tupleIsAlive, vs);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(vs->rowcxt);
 }
 
 } // namespace
@@ -411,6 +457,8 @@ geoidx_verify(PG_FUNCTION_ARGS)
 	vs.tids = (IndexedTid *) palloc(sizeof(IndexedTid) * vs.captids);
 	vs.what = geoidx_index_what(index);
 	vs.payload_desc = geoidx_rel_info(index)->payload_desc;
+	vs.rowcxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx_verify row", ALLOCSET_DEFAULT_SIZES);
 	walk_tree(&vs);
 
 	qsort(vs.tids, vs.ntids, sizeof(IndexedTid), tid_cmp);

@@ -19,6 +19,7 @@
 
 #include "covers_shape.h"
 #include "nyc_shapes.h"
+#include "shape_bounds.h"
 
 namespace
 {
@@ -92,6 +93,46 @@ TEST(CoversShape, AnswersAsThePreparedPolygonsOfTheNYCTest)
 	EXPECT_EQ(wrong, 0) << first;
 	EXPECT_GT(asked, 200000);
 	EXPECT_GT(inside, 3000);
+}
+
+TEST(CoversShape, ItsBoundsAreTheShapeBoundsBoxBitForBit)
+{
+	/*
+	 * An index entry takes its box from the prepared shape's walk: it must be
+	 * ShapeBounds's, to the bit (geoidx_verify compares bits, and indexes
+	 * built before kept ShapeBounds's). Longitude -180 is where the two unit
+	 * vectors differ (PostGIS's radians normalisation turns -pi into pi).
+	 */
+	std::vector<std::vector<uint8_t>> values;
+	for (const Shape &s : load_ntas(GEOIDX_UNIT_DATA))
+		for (const LonLat &at : {LonLat{0, 0}, LonLat{253.9, 0}, LonLat{100, -120}})
+			values.push_back(serialize(s, at.lon, at.lat));
+	Ring across{{-180, 10}, {-170, 10}, {-170, 20}, {-180, 20}, {-180, 10}};
+	Ring wrapped{{170, 10}, {190, 10}, {190, 20}, {540, 20}, {170, 10}};
+	Ring pole = parallel(80.0, -180.0, 180.0, 16);
+	Ring dot{{12, 34}};
+	Ring beyond{{10, 95}, {20, 95}, {20, 100}, {10, 95}};
+	values.push_back(serialize(Shape{Polygon{across}}, 0, 0));
+	values.push_back(serialize(Shape{Polygon{wrapped}}, 0, 0));
+	values.push_back(serialize(Shape{Polygon{pole}, Polygon{across, dot}}, 0, 0));
+	values.push_back(serialize(Shape{Polygon{dot}}, 0, 0));
+	values.push_back(serialize(Shape{Polygon{beyond}}, 0, 0));
+	values.push_back(serialize(Shape{Polygon{}, Polygon{across}}, 0, 0));
+	int compared = 0;
+	for (const std::vector<uint8_t> &bytes : values)
+	{
+		Built b;
+		ASSERT_TRUE(build(bytes, &b));
+		SerializedHeader h;
+		WalkError err;
+		ASSERT_TRUE(read_serialized_header(bytes.data(), bytes.size(), &h, &err));
+		ShapeBounds sb;
+		ASSERT_TRUE(walk_serialized(bytes.data(), h, &sb, &err));
+		const Box3 want = sb.box();
+		EXPECT_EQ(std::memcmp(&want, &b.shape.bounds, sizeof(Box3)), 0) << "value " << compared;
+		compared++;
+	}
+	EXPECT_EQ(compared, 195 * 3 + 6);
 }
 
 TEST(CoversShape, OnlyPolygonsHaveAPreparedForm)

@@ -134,16 +134,43 @@ lon_of(const Vec3 &v)
 	return std::atan2(v.y, v.x) * 180.0 / M_PI;
 }
 
-TEST(InteriorGrid, ClaimsNothingAboutARingAroundAPoleThatCoversCannotDecide)
+TEST(InteriorGrid, LeavesThePoleOfARingAroundItToPostGIS)
 {
+	/*
+	 * A ring along the 80th parallel, a vertex every half degree: covers
+	 * cannot decide the pole itself (every stab line from it runs along a
+	 * vertex's meridian), so the grid must not decide the pole's cell; the rest
+	 * of the cap is decided, and PostGIS covers all of it (lat > 80 plus the
+	 * edges' poleward bend, under 0.0001 degree here).
+	 */
 	for (int pole : {1, -1})
 	{
 		Ring r =
 			pole > 0 ? parallel(80.0, -180.0, 180.0, 720) : parallel(-80.0, 180.0, -180.0, 720);
 		Built b;
 		build(serialize(Shape{Polygon{r}}, 0, 0), &b);
-		ASSERT_EQ(cover_shape_covers(b.shape, Vec3{0, 0, 1.0 * pole}), Cover::uncertain);
-		EXPECT_EQ(cells(b.grid), 0) << "pole " << pole;
+		const Vec3 axis{0, 0, 1.0 * pole};
+		ASSERT_EQ(cover_shape_covers(b.shape, axis), Cover::uncertain);
+		EXPECT_EQ(grid_covers(b.grid, b.frame, axis), Cover::uncertain) << "pole " << pole;
+		EXPECT_GT(cells(b.grid), 20) << "pole " << pole;
+		std::mt19937_64 rng(5 + pole);
+		long in = 0;
+		for (int i = 0; i < 200000; i++)
+		{
+			const Vec3 v = random_in(&rng, b.box);
+			const Cover c = grid_covers(b.grid, b.frame, v);
+			const double lat = pole * lat_of(v);
+			if (c == Cover::inside)
+			{
+				in++;
+				ASSERT_GT(lat, 80.0) << lon_of(v) << " " << lat;
+			}
+			else if (c == Cover::outside)
+			{
+				ASSERT_LT(lat, 80.0001) << lon_of(v) << " " << lat;
+			}
+		}
+		EXPECT_GT(in, 100000) << "pole " << pole;
 	}
 }
 
@@ -217,3 +244,116 @@ TEST(InteriorGrid, ABoxAcrossTheAntimeridianWithAHole)
 }
 
 } // namespace
+
+namespace
+{
+
+int
+popcount2(const uint64_t *bits)
+{
+	return __builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]);
+}
+
+/* The cells one grid calls inside and the other outside. */
+int
+decided_both_ways(const InteriorGrid &x, const InteriorGrid &y)
+{
+	int n = 0;
+	for (int w = 0; w < 2; w++)
+		n += __builtin_popcountll((x.inside[w] & y.outside[w]) | (x.outside[w] & y.inside[w]));
+	return n;
+}
+
+} // namespace
+
+TEST(InteriorGrid, RasterAndBlocksAgreeAndTheRasterDecidesAtLeastAsMuch)
+{
+	/*
+	 * Two ways to the same cells: where both decide a cell they must agree,
+	 * and random points of a cell the raster decides must not be answered the
+	 * other way by covers (a point-in-polygon test per point, no grid).
+	 */
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
+	std::mt19937_64 rng(17);
+	long by_blocks = 0, by_raster = 0, disagree = 0, wrong = 0, points = 0, stars = 0;
+	for (const LonLat &at : {LonLat{0, 0}, LonLat{253.9, 0}, LonLat{100, -120}, LonLat{30, 44}})
+		for (const Shape &s : ntas)
+		{
+			Built b;
+			build(serialize(s, at.lon, at.lat), &b);
+			const GridFrame f = grid_frame(b.box);
+			const InteriorGrid blocks = interior_grid_by_blocks(b.shape, f);
+			InteriorGrid raster;
+			ASSERT_TRUE(interior_grid_by_raster(b.shape, f, &raster));
+			by_blocks += popcount2(blocks.inside) + popcount2(blocks.outside);
+			by_raster += popcount2(raster.inside) + popcount2(raster.outside);
+			disagree += decided_both_ways(blocks, raster);
+			for (int i = 0; i < 300; i++)
+			{
+				const Vec3 v = random_in(&rng, b.box);
+				const Cover g = grid_covers(raster, f, v);
+				if (g == Cover::uncertain)
+					continue;
+				points++;
+				const Cover exact = cover_shape_covers(b.shape, v);
+				if (exact != Cover::uncertain && exact != g && wrong++ < 5)
+					ADD_FAILURE() << "at " << at.lon << " " << at.lat << ": the raster says "
+								  << (g == Cover::inside ? "inside" : "outside");
+			}
+		}
+	/* stars of few long edges, which the raster tests cell by cell */
+	std::uniform_real_distribution<double> unit(0.0, 1.0);
+	for (int n = 0; n < 400; n++)
+	{
+		const double lon0 = -180.0 + 360.0 * unit(rng), lat0 = -70.0 + 140.0 * unit(rng);
+		const double radius = 1.0 + 25.0 * unit(rng);
+		const int k = 3 + static_cast<int>(10 * unit(rng));
+		Ring r;
+		for (int i = 0; i < k; i++)
+		{
+			const double t = 2.0 * M_PI * i / k, rr = radius * (0.3 + 0.7 * unit(rng));
+			r.push_back(
+				LonLat{lon0 + rr * std::cos(t), std::clamp(lat0 + rr * std::sin(t), -89.0, 89.0)});
+		}
+		r.push_back(r.front());
+		Built b;
+		build(serialize(Shape{Polygon{r}}, 0, 0), &b);
+		const GridFrame f = grid_frame(b.box);
+		const InteriorGrid blocks = interior_grid_by_blocks(b.shape, f);
+		InteriorGrid raster;
+		if (!interior_grid_by_raster(b.shape, f, &raster))
+			continue;
+		stars++;
+		disagree += decided_both_ways(blocks, raster);
+		for (int i = 0; i < 300; i++)
+		{
+			const Vec3 v = random_in(&rng, b.box);
+			const Cover g = grid_covers(raster, f, v);
+			const Cover exact = cover_shape_covers(b.shape, v);
+			if (g != Cover::uncertain && exact != Cover::uncertain && exact != g && wrong++ < 5)
+				ADD_FAILURE() << "star " << n << ": the raster says "
+							  << (g == Cover::inside ? "inside" : "outside");
+		}
+	}
+	EXPECT_EQ(disagree, 0);
+	EXPECT_EQ(wrong, 0);
+	EXPECT_GT(points, 100000);
+	EXPECT_GT(stars, 300);
+	EXPECT_GE(by_raster, by_blocks);
+	std::printf("interior grid: blocks decide %ld cells, the raster %ld\n", by_blocks, by_raster);
+}
+
+TEST(InteriorGrid, TheRasterStepsAsideNearTheBoxsOwnAntipodes)
+{
+	/* a cap of radius 89.5 degrees around (0, 0): its box reaches c = 0 on every axis */
+	Ring r;
+	for (int i = 0; i <= 360; i++)
+	{
+		const double t = i * M_PI / 180.0;
+		r.push_back(LonLat{89.5 * std::cos(t), 89.5 * std::sin(t)});
+	}
+	Built b;
+	build(serialize(Shape{Polygon{r}}, 0, 0), &b);
+	InteriorGrid g;
+	EXPECT_FALSE(interior_grid_by_raster(b.shape, grid_frame(b.box), &g));
+}

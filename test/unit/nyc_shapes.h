@@ -119,10 +119,7 @@ build_grid(const std::vector<uint8_t> &bytes, GridBuilt *out)
 {
 	if (!prepare_bytes(bytes, out))
 		return false;
-	Box3 box = box_empty();
-	for (uint32_t i = 0; i < out->shape.npolygons; i++)
-		box_extend(&box, out->shape.polygons[i].box);
-	out->box = unpack_box(pack_box(box));
+	out->box = unpack_box(pack_box(out->shape.bounds));
 	out->grid = interior_grid(out->shape, out->box);
 	out->frame = grid_frame(out->box);
 	return true;
