@@ -26,6 +26,8 @@ ensure_pg_os_user() {
 #   served from the OS cache beyond that (24 GiB machine).
 # - fsync and synchronous_commit stay on: W1 measures the WAL flush with
 #   synchronous_commit on, and turns it off per run with PGOPTIONS.
+# - one parallel worker for index builds, which run alone (geoidx builds a
+#   shape index with it; GiST cannot; the build rows say which ran serial).
 # - no parallel query, no JIT, no autovacuum: on 2 cores a parallel worker or
 #   an autovacuum would steal the second core from the second client, and JIT
 #   compiles for milliseconds on queries that run in microseconds. The kit
@@ -50,7 +52,7 @@ wal_level = minimal
 max_wal_senders = 0
 wal_buffers = 64MB
 max_parallel_workers_per_gather = 0
-max_parallel_maintenance_workers = 0
+max_parallel_maintenance_workers = 1
 jit = off
 autovacuum = off
 logging_collector = off

@@ -18,44 +18,19 @@
  * log_newpage_range, which is also what makes the build crash-safe (an
  * unfinished build leaves an index that the failed transaction drops).
  */
-#include "build_sort.h"
 #include "hilbert.h"
 
-#include <type_traits>
-
-#include "geoidx.h"
+#include "build.h"
 
 extern "C"
 {
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_type_d.h"
 #include "executor/tuptable.h"
-#include "utils/tuplesort.h"
 }
 
 namespace
 {
-
-struct BuildState
-{
-	Relation index;
-	const char *what;
-	/* the flat path: NULL once the rows went to the tuplesort */
-	geoidx::BuildPoint *points;
-	int64 npoints;
-	int64 cappoints;
-	int64 maxpoints; /* what maintenance_work_mem holds */
-	int64 next;      /* write phase: the next sorted record */
-	/* the tuplesort path (payloads, or more rows than the flat path holds) */
-	Tuplesortstate *sort;
-	TupleDesc desc;
-	TupleTableSlot *slot;
-	double indtuples;
-	MemoryContext buildcxt; /* the build's: the array and the tuplesort live as long as it */
-	MemoryContext tmpcxt;
-};
-static_assert(std::is_trivially_destructible_v<BuildState>,
-			  "lives in palloc'd memory or on the stack across ereport: no destructor");
 
 /* Positions in the sort tuple. */
 enum
@@ -76,9 +51,15 @@ int64_to_tid(int64 v, ItemPointer tid)
 	ItemPointerSet(tid, (BlockNumber) (v >> 16), (OffsetNumber) (v & 0xFFFF));
 }
 
-/* Begin the tuplesort of (key, TID, x, y, kind, payload) rows, ordered by key, then TID. */
+} // namespace
+
+/*
+ * Begin the tuplesort of (key, TID, x, y, kind, payload) rows, ordered by key,
+ * then TID: alone (coordinate NULL), or as one participant of a parallel
+ * build (build_parallel.cc).
+ */
 void
-begin_tuplesort(BuildState *state)
+geoidx_build_begin_sort(GeoidxBuildState *state, SortCoordinate coordinate, int work_mem)
 {
 	TupleDesc desc = CreateTemplateTupleDesc(kNatts);
 	TupleDescInitEntry(desc, kKeyAtt, "key", INT8OID, -1, 0);
@@ -93,16 +74,19 @@ begin_tuplesort(BuildState *state)
 	bool nulls_first[2] = {false, false};
 	state->desc = desc;
 	state->sort = tuplesort_begin_heap(desc, 2, sort_atts, sort_ops, collations, nulls_first,
-									   maintenance_work_mem, NULL, TUPLESORT_NONE);
+									   work_mem, coordinate, TUPLESORT_NONE);
 	state->slot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
 }
+
+namespace
+{
 
 /*
  * Put one row into the tuplesort. The int8 key is the unsigned key with its
  * sign bit flipped, so that int8 order is the flat path's unsigned order.
  */
 void
-put_tuplesort(BuildState *state, const geoidx::BuildPoint &r, IndexTuple payload)
+put_tuplesort(GeoidxBuildState *state, const geoidx::BuildPoint &r, IndexTuple payload)
 {
 	TupleTableSlot *slot = state->slot;
 	ExecClearTuple(slot);
@@ -128,10 +112,10 @@ put_tuplesort(BuildState *state, const geoidx::BuildPoint &r, IndexTuple payload
 
 /* Move the flat path's rows to a tuplesort: the input outgrew maintenance_work_mem. */
 void
-spill_to_tuplesort(BuildState *state)
+spill_to_tuplesort(GeoidxBuildState *state)
 {
 	MemoryContext old = MemoryContextSwitchTo(state->buildcxt);
-	begin_tuplesort(state);
+	geoidx_build_begin_sort(state, NULL, maintenance_work_mem);
 	MemoryContextSwitchTo(old);
 	for (int64 i = 0; i < state->npoints; i++)
 		put_tuplesort(state, state->points[i], NULL);
@@ -143,7 +127,7 @@ spill_to_tuplesort(BuildState *state)
 
 /* Keep one row in the flat array, growing it (huge allocations: 100 M rows are 3.2 GB). */
 void
-put_flat(BuildState *state, const geoidx::BuildPoint &r)
+put_flat(GeoidxBuildState *state, const geoidx::BuildPoint &r)
 {
 	if (state->npoints == state->cappoints)
 	{
@@ -163,12 +147,14 @@ put_flat(BuildState *state, const geoidx::BuildPoint &r)
 	state->points[state->npoints++] = r;
 }
 
+} // namespace
+
 /* Feed one heap row to the sort: Hilbert key, TID, coordinates, kind, payload. */
 void
-build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, bool tupleIsAlive,
-			   void *state_)
+geoidx_build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+					  bool tupleIsAlive, void *state_)
 {
-	BuildState *state = (BuildState *) state_;
+	GeoidxBuildState *state = (GeoidxBuildState *) state_;
 	MemoryContext old = MemoryContextSwitchTo(state->tmpcxt);
 	/* NULL and EMPTY rows sort after every point (the largest key), so they fill the last leaves */
 	geoidx::BuildPoint r;
@@ -207,10 +193,13 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	MemoryContextReset(state->tmpcxt);
 }
 
+namespace
+{
+
 /* Take the next sorted row for the write phase; false at the end. */
 bool
-next_sorted(BuildState *state, TupleTableSlot *read_slot, GeoidxLeafEntry *e, const char **payload,
-			Size *payload_size)
+next_sorted(GeoidxBuildState *state, TupleTableSlot *read_slot, GeoidxLeafEntry *e,
+			const char **payload, Size *payload_size)
 {
 	*payload = NULL;
 	*payload_size = 0;
@@ -311,7 +300,7 @@ fill_of(int capacity, int fillfactor)
  * everything fits in one leaf, that leaf is the root and the level is empty.
  */
 Level
-write_leaves(BuildState *state, TupleTableSlot *read_slot, Page root, int per_leaf)
+write_leaves(GeoidxBuildState *state, TupleTableSlot *read_slot, Page root, int per_leaf)
 {
 	Level leaves = {NULL, 0, 0};
 	PGAlignedBlock pending_buf;
@@ -420,6 +409,19 @@ geoidx_check_columns(Relation index)
 	}
 }
 
+void
+geoidx_build_state_init(GeoidxBuildState *state, Relation index)
+{
+	memset(state, 0, sizeof(*state));
+	state->index = index;
+	state->what = geoidx_index_what(index);
+	state->buildcxt = CurrentMemoryContext;
+	state->maxpoints =
+		Max((int64) 1024, (int64) maintenance_work_mem * 1024 / (int64) sizeof(geoidx::BuildPoint));
+	state->tmpcxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx build tuple", ALLOCSET_DEFAULT_SIZES);
+}
+
 /* Build the index from the table (ambuild): sort, then pack bottom-up. */
 IndexBuildResult *
 geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
@@ -437,22 +439,22 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	geoidx_init_page(page, GEOIDX_F_LEAF, 0);
 	write_page(index, page, InvalidBlockNumber);
 
-	BuildState state;
-	memset(&state, 0, sizeof(state));
-	state.index = index;
-	state.what = geoidx_index_what(index);
-	state.buildcxt = CurrentMemoryContext;
-	state.maxpoints =
-		Max((int64) 1024, (int64) maintenance_work_mem * 1024 / (int64) sizeof(geoidx::BuildPoint));
-	state.tmpcxt =
-		AllocSetContextCreate(CurrentMemoryContext, "geoidx build tuple", ALLOCSET_DEFAULT_SIZES);
-	/* payloads are variable-length: those rows take the tuplesort from the start */
-	if (geoidx_rel_info(index)->payload_desc != NULL)
-		begin_tuplesort(&state);
+	GeoidxBuildState state;
+	geoidx_build_state_init(&state, index);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_LOAD);
-	double reltuples =
-		table_index_build_scan(heap, index, indexInfo, true, true, build_callback, &state, NULL);
+	double reltuples;
+	/* the parallel load leaves the merged sort in state; its sort phase ran in the participants */
+	GeoidxParallelBuild *pb =
+		geoidx_parallel_build_load(heap, index, indexInfo, &state, &reltuples);
+	if (pb == NULL)
+	{
+		/* payloads are variable-length: those rows take the tuplesort from the start */
+		if (geoidx_rel_info(index)->payload_desc != NULL)
+			geoidx_build_begin_sort(&state, NULL, maintenance_work_mem);
+		reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+										   geoidx_build_callback, &state, NULL);
+	}
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_SORT);
 	TupleTableSlot *read_slot = NULL;
@@ -482,6 +484,8 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		ExecDropSingleTupleTableSlot(read_slot);
 		ExecDropSingleTupleTableSlot(state.slot);
 	}
+	if (pb != NULL)
+		geoidx_parallel_build_end(pb);
 	if (state.points != NULL)
 		pfree(state.points);
 	MemoryContextDelete(state.tmpcxt);
