@@ -1,5 +1,7 @@
 #include "build_sort.h"
 
+#include "build_merge.h"
+
 #include <algorithm>
 
 namespace geoidx
@@ -8,13 +10,9 @@ namespace geoidx
 void
 sort_build_points(BuildPoint *points, size_t n)
 {
+	/* a lambda, not the function's address, so that the comparison is inlined */
 	std::sort(points, points + n,
-			  [](const BuildPoint &a, const BuildPoint &b)
-			  {
-				  if (a.key != b.key)
-					  return a.key < b.key;
-				  return (a.tid & kBuildTidMask) < (b.tid & kBuildTidMask);
-			  });
+			  [](const BuildPoint &a, const BuildPoint &b) { return build_point_before(a, b); });
 }
 
 } // namespace geoidx

@@ -131,6 +131,12 @@ put_flat(GeoidxBuildState *state, const geoidx::BuildPoint &r)
 {
 	if (state->npoints == state->cappoints)
 	{
+		if (state->cappoints >= state->maxpoints && state->runs != NULL)
+		{
+			geoidx_build_write_run(state);
+			state->points[state->npoints++] = r;
+			return;
+		}
 		if (state->cappoints >= state->maxpoints)
 		{
 			spill_to_tuplesort(state);
@@ -196,6 +202,17 @@ geoidx_build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnu
 namespace
 {
 
+/* The leaf entry of a flat record. */
+void
+entry_of(const geoidx::BuildPoint &r, GeoidxLeafEntry *e)
+{
+	ItemPointerSet(&e->tid, (BlockNumber) ((r.tid & geoidx::kBuildTidMask) >> 16),
+				   (OffsetNumber) (r.tid & 0xFFFF));
+	e->flags = (uint16) (r.tid >> geoidx::kBuildKindShift);
+	e->x = r.x;
+	e->y = r.y;
+}
+
 /* Take the next sorted row for the write phase; false at the end. */
 bool
 next_sorted(GeoidxBuildState *state, TupleTableSlot *read_slot, GeoidxLeafEntry *e,
@@ -203,16 +220,19 @@ next_sorted(GeoidxBuildState *state, TupleTableSlot *read_slot, GeoidxLeafEntry 
 {
 	*payload = NULL;
 	*payload_size = 0;
+	if (state->merge != NULL)
+	{
+		geoidx::BuildPoint r;
+		if (!geoidx_build_merge_next(state->merge, &r))
+			return false;
+		entry_of(r, e);
+		return true;
+	}
 	if (state->sort == NULL)
 	{
 		if (state->next >= state->npoints)
 			return false;
-		const geoidx::BuildPoint &r = state->points[state->next++];
-		ItemPointerSet(&e->tid, (BlockNumber) ((r.tid & geoidx::kBuildTidMask) >> 16),
-					   (OffsetNumber) (r.tid & 0xFFFF));
-		e->flags = (uint16) (r.tid >> geoidx::kBuildKindShift);
-		e->x = r.x;
-		e->y = r.y;
+		entry_of(state->points[state->next++], e);
 		return true;
 	}
 	if (!tuplesort_gettupleslot(state->sort, true, false, read_slot, NULL))
@@ -463,7 +483,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		tuplesort_performsort(state.sort);
 		read_slot = MakeSingleTupleTableSlot(state.desc, &TTSOpsMinimalTuple);
 	}
-	else
+	else if (state.merge == NULL)
 		geoidx::sort_build_points(state.points, (size_t) state.npoints);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, GEOIDX_PHASE_WRITE);

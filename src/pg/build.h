@@ -32,6 +32,10 @@ struct GeoidxBuildState
 	double indtuples;
 	MemoryContext buildcxt; /* the build's: the array and the tuplesort live as long as it */
 	MemoryContext tmpcxt;
+	/* a participant of a parallel build of points: a full array becomes a sorted run */
+	struct GeoidxRunSink *runs;
+	/* the leader of a parallel build of points: the write phase reads the merged runs */
+	struct GeoidxRunMerge *merge;
 };
 static_assert(std::is_trivially_destructible_v<GeoidxBuildState>,
 			  "lives in palloc'd memory or on the stack across ereport: no destructor");
@@ -44,6 +48,11 @@ extern void geoidx_build_begin_sort(GeoidxBuildState *state, SortCoordinate coor
 /* table_index_build_scan's callback: one heap row into the flat array or the sort. */
 extern void geoidx_build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 								  bool tupleIsAlive, void *state);
+
+/* A parallel build of points: sort the participant's array and write it out as one run. */
+extern void geoidx_build_write_run(GeoidxBuildState *state);
+/* The leader's next record of the merged runs, in the build order; false at the end. */
+extern bool geoidx_build_merge_next(struct GeoidxRunMerge *merge, geoidx::BuildPoint *r);
 
 /*
  * The parallel load (build_parallel.cc): when the planner's rule (or, for a

@@ -280,6 +280,8 @@ geoidx_fault(Relation index, GeoidxFault fault, XLogRecPtr lsn)
 extern IndexBuildResult *geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo);
 extern void geoidx_buildempty(Relation index);
 extern void geoidx_check_columns(Relation index);
+/* build_parallel.cc: geoidx.build_run_records (tests) */
+extern void geoidx_build_parallel_init(void);
 
 /*
  * Scans. scan.cc turns scan keys into regions and filters (beginscan, rescan,

@@ -233,6 +233,7 @@ _PG_init(void)
 	geoidx_cover_cache_init();
 	geoidx_fault_init();
 	geoidx_entry_grid_init();
+	geoidx_build_parallel_init();
 	geoidx_relopt_kind = add_reloption_kind();
 	add_int_reloption(geoidx_relopt_kind, "fillfactor",
 					  "Packs every page to this percentage of its capacity when the index is built",

@@ -1,11 +1,14 @@
-# The parallel bulk build (src/pg/build_parallel.cc): an index of shapes built
-# with workers is the same index, page for page, as the serial build of the
-# same rows (CREATE INDEX, REINDEX, CREATE INDEX CONCURRENTLY, a multicolumn
-# index with INCLUDE), geoidx_verify passes, and it answers as PostGIS does.
+# The parallel bulk build (src/pg/build_parallel.cc): an index built with
+# workers is the same index, page for page, as the serial build of the same
+# rows, and a streaming standby that replays it holds the same pages.
+# - Shapes (the shared tuplesort): CREATE INDEX, REINDEX, CREATE INDEX
+#   CONCURRENTLY, a multicolumn index with INCLUDE; a TOASTed table, whose
+#   main fork alone the planner finds too small, gets workers from the TOAST
+#   table's size.
+# - Points (flat runs merged by the leader): 0, 1 and 2 workers, many runs a
+#   participant (geoidx.build_run_records), CONCURRENTLY, a geography column.
 # The workers are checked to have run every time (the build's DEBUG1 line
-# names them): a TOASTed table, whose main fork alone the planner finds too
-# small, gets one from the TOAST table's size; a column of points stays
-# serial.
+# names them); geoidx_verify passes and the answers are PostGIS's.
 use strict;
 use warnings;
 use FindBin;
@@ -14,9 +17,13 @@ use GeoidxTest;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $node = geoidx_node('parallel_build',
+my $node = geoidx_node('parallel_build', allows_streaming => 1,
 	conf => "max_parallel_maintenance_workers = 2\nmaintenance_work_mem = 256MB\n"
 	  . "max_worker_processes = 8\njit = off\n");
+$node->backup('base');
+my $standby = PostgreSQL::Test::Cluster->new('parallel_build_standby');
+$standby->init_from_backup($node, 'base', has_streaming => 1);
+$standby->start;
 
 # 420 polygons of ~2,000 vertices (32 kB each, TOASTed), holes and
 # multipolygons among them, NULL, EMPTY, lines and points: the main fork is a
@@ -108,13 +115,82 @@ my $want = $node->safe_psql('postgres', sprintf("SET enable_seqscan = off; $fp",
 is($got, $want, 'geoidx_covers through the parallel-built index: PostGIS geography\'s answers');
 cmp_ok((split /:/, $want)[0], '>', 1000, 'many probes are covered');
 
-# a column of points: the serial flat sort, no workers
+# A column of points: each participant's flat runs, merged by the leader.
+# 300k rows: a lattice with every point twice (ties broken by TID), NULLs,
+# EMPTY points and the poles and the antimeridian; the heap is deleted from
+# and updated, so that dead tuples and HOT chains are skipped.
 $node->safe_psql('postgres', q{
-	CREATE TABLE pts (id int PRIMARY KEY, pos geometry(Point, 4326));
-	INSERT INTO pts SELECT i, ST_SetSRID(ST_MakePoint((i % 3600) * 0.1 - 180, (i / 3600) * 0.05 - 80), 4326)
+	CREATE TABLE pts (id int PRIMARY KEY, pos geometry(Point, 4326), g geography(Point, 4326));
+	INSERT INTO pts SELECT i,
+		CASE WHEN i % 997 = 0 THEN NULL
+		     WHEN i % 991 = 0 THEN 'SRID=4326;POINT EMPTY'::geometry
+		     WHEN i % 983 = 0 THEN ST_SetSRID(ST_MakePoint(180, (i % 181) - 90), 4326)
+		     ELSE ST_SetSRID(ST_MakePoint(((i / 2) % 600) * 0.6 - 180, ((i / 2) / 600) * 0.68 - 85), 4326) END
 	FROM generate_series(0, 299999) i;
+	UPDATE pts SET g = pos::geography WHERE pos IS NOT NULL AND NOT ST_IsEmpty(pos);
+	DELETE FROM pts WHERE id % 13 = 0;
+	UPDATE pts SET pos = ST_SetSRID(ST_MakePoint(ST_X(pos) + 0.01, ST_Y(pos)), 4326) WHERE id % 17 = 0 AND ST_X(pos) < 179;
+	ANALYZE pts;
 });
-is(build(2, 'SET min_parallel_table_scan_size = 0; CREATE INDEX pts_pos ON pts USING geoidx (pos)'),
-	'', 'a point column builds serially');
+my $points_sql = 'SET min_parallel_table_scan_size = 0; CREATE INDEX %s ON pts USING geoidx (%s)';
+is(build(0, sprintf($points_sql, 'pts_serial', 'pos')), '', 'points: no workers when none are allowed');
+like(build(1, sprintf($points_sql, 'pts_par1', 'pos')), qr/"pts_par1" with 1 parallel workers/,
+	'points: CREATE INDEX with one worker');
+like(build(2, sprintf($points_sql, 'pts_par2', 'pos')), qr/"pts_par2" with 2 parallel workers/,
+	'points: CREATE INDEX with two workers');
+like(build(2, 'SET geoidx.build_run_records = 4000; ' . sprintf($points_sql, 'pts_runs', 'pos')),
+	qr/"pts_runs" with 2 parallel workers/, 'points: runs of 4,000 records, ~25 a participant');
+like(build(2, 'SET min_parallel_table_scan_size = 0; CREATE INDEX CONCURRENTLY pts_conc ON pts USING geoidx (pos)'),
+	qr/"pts_conc" with 2 parallel workers/, 'points: CREATE INDEX CONCURRENTLY with workers');
+for my $idx (qw(pts_par1 pts_par2 pts_runs pts_conc))
+{
+	is(same_pages('pts_serial', $idx), 't', "points: $idx is the serial build, page for page");
+}
+is(build(0, sprintf($points_sql, 'pts_g_serial', 'g')), '', 'geography points: serial');
+like(build(2, sprintf($points_sql, 'pts_g_par', 'g')), qr/"pts_g_par" with 2 parallel workers/,
+	'geography points: with workers');
+is(same_pages('pts_g_serial', 'pts_g_par'), 't', 'geography points: the same pages');
+for my $idx (qw(pts_runs pts_conc pts_g_par))
+{
+	is($node->safe_psql('postgres', "SELECT geoidx_verify('$idx')"), '', "geoidx_verify('$idx')");
+}
+
+# answers through the many-runs index against PostGIS geography by a sequential scan
+$node->safe_psql('postgres', 'DROP INDEX pts_serial, pts_par1, pts_par2, pts_conc, pts_g_serial');
+my $radius = q{SELECT count(*) || ':' || coalesce(sum(hashint4(id)), 0) FROM pts
+	WHERE %s(pos%s, ST_SetSRID(ST_MakePoint(%s, %s), 4326)%s, %d)};
+for my $c ([-73.9, 40.7, 150000], [179.95, 5, 90000], [0, -79.99, 60000], [12, 41.48, 200])
+{
+	my ($lon, $lat, $r) = @$c;
+	my $got = $node->safe_psql('postgres',
+		'SET enable_seqscan = off; ' . sprintf($radius, 'geoidx_dwithin', '', $lon, $lat, '', $r));
+	my $want = $node->safe_psql('postgres',
+		sprintf($radius, 'ST_DWithin', '::geography', $lon, $lat, '::geography', $r));
+	is($got, $want, "points within $r m of ($lon $lat): PostGIS geography's rows");
+	cmp_ok((split /:/, $want)[0], '>', 0, "points within $r m of ($lon $lat): some");
+}
+# distances, not ids: the lattice's twins tie
+my $knn = q{SELECT string_agg(d::text, ',' ORDER BY d) FROM (SELECT id, %s AS d FROM pts
+	WHERE pos IS NOT NULL AND NOT ST_IsEmpty(pos) ORDER BY %s LIMIT 20) s};
+my $knn_got = $node->safe_psql('postgres', 'SET enable_seqscan = off; '
+	  . sprintf($knn, "pos <~> 'SRID=4326;POINT(100 30)'", "pos <~> 'SRID=4326;POINT(100 30)'"));
+my $knn_want = $node->safe_psql('postgres', sprintf($knn,
+	"ST_Distance(pos::geography, 'SRID=4326;POINT(100 30)'::geography)",
+	"ST_Distance(pos::geography, 'SRID=4326;POINT(100 30)'::geography)"));
+is($knn_got, $knn_want, '20 nearest through the many-runs index: PostGIS geography\'s');
+
+# the standby replayed every build: the same pages as the primary
+wait_for_replay($node, $standby);
+my $digest = q{SELECT md5(string_agg(substr(get_raw_page('%s', b), 11), '' ORDER BY b))
+	FROM generate_series(0, (pg_relation_size('%s') / 8192)::int - 1) b};
+for my $idx (qw(zones_par pts_runs pts_g_par))
+{
+	my $want = $node->safe_psql('postgres', sprintf($digest, $idx, $idx));
+	is($standby->safe_psql('postgres', sprintf($digest, $idx, $idx)), $want,
+		"the standby holds ${idx}'s pages");
+}
+my $standby_radius = 'SET enable_seqscan = off; ' . sprintf($radius, 'geoidx_dwithin', '', -73.9, 40.7, '', 150000);
+is($standby->safe_psql('postgres', $standby_radius), $node->safe_psql('postgres', $standby_radius),
+	'a radius scan of the replayed index on the standby: the primary\'s rows');
 
 done_testing();
