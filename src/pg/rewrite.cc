@@ -45,8 +45,12 @@
 
 extern "C"
 {
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_namespace_d.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_type.h"
@@ -54,8 +58,13 @@ extern "C"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
+#include "utils/rel.h"
 #include "utils/guc.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "partitioning/partdesc.h"
+#include "utils/partcache.h"
 #include "utils/relcache.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
@@ -208,12 +217,78 @@ each_index(Oid relid, Visit visit)
 	list_free(indexes);
 }
 
+/* Whether attno is in the partition key of a partitioned table (a column, or in an expression). */
+bool
+partition_key_column(Oid relid, AttrNumber attno)
+{
+	if (get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
+		return false;
+	Relation r = RelationIdGetRelation(relid);
+	if (r == NULL)
+		return false;
+	bool found = false;
+	PartitionKey key = RelationGetPartitionKey(r);
+	for (int i = 0; key != NULL && i < key->partnatts; i++)
+		if (key->partattrs[i] == attno)
+			found = true;
+	if (key != NULL && key->partexprs != NIL)
+	{
+		Bitmapset *cols = NULL;
+		pull_varattnos((Node *) key->partexprs, 1, &cols);
+		if (bms_is_member(attno - FirstLowInvalidHeapAttributeNumber, cols))
+			found = true;
+	}
+	RelationClose(r);
+	return found;
+}
+
 /*
- * Return whether attno is a key column after the point of a geoidx index of the table
- * and a key column of no other index, on a table without partial indexes.
+ * Whether attno is the distribution column of a Citus table: Citus prunes
+ * shards on the conditions as written (col IN (...) to the shards of those
+ * values), and never on geoidx's operators. Read from Citus's catalog
+ * pg_dist_partition (partkey is the column as a node string) when it is
+ * there, with no Citus header or library.
  */
 bool
-geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
+citus_distribution_column(Oid relid, AttrNumber attno)
+{
+	Oid catalog = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
+	if (!OidIsValid(catalog))
+		return false;
+	AttrNumber relid_att = get_attnum(catalog, "logicalrelid");
+	AttrNumber key_att = get_attnum(catalog, "partkey");
+	if (relid_att == InvalidAttrNumber || key_att == InvalidAttrNumber)
+		return false;
+	Relation cat = table_open(catalog, AccessShareLock);
+	ScanKeyData skey;
+	ScanKeyInit(&skey, relid_att, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
+	SysScanDesc scan = systable_beginscan(cat, InvalidOid, false, NULL, 1, &skey);
+	bool found = false;
+	HeapTuple tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool isnull;
+		Datum d = heap_getattr(tup, key_att, RelationGetDescr(cat), &isnull);
+		if (!isnull)
+		{
+			Node *key = (Node *) stringToNode(TextDatumGetCString(d));
+			found = key != NULL && IsA(key, Var) && ((Var *) key)->varattno == attno;
+		}
+	}
+	systable_endscan(scan);
+	table_close(cat, AccessShareLock);
+	return found;
+}
+
+/*
+ * geoidx_filter_only_column: whether attno is a key column after the point of
+ * a geoidx index of the table and a key column of no other index, on a table
+ * without partial indexes (filter_only_in_indexes), and neither a partition
+ * key nor a Citus distribution column: pruning, which runs on the conditions
+ * as written, must keep seeing col IN (...) there.
+ */
+bool
+filter_only_in_indexes(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 {
 	bool in_geoidx = false, elsewhere = false;
 	each_index(relid,
@@ -238,16 +313,25 @@ geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 	return in_geoidx && !elsewhere;
 }
 
+bool
+geoidx_filter_only_column(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
+{
+	return !partition_key_column(relid, attno) && !citus_distribution_column(relid, attno) &&
+		   filter_only_in_indexes(o, relid, attno);
+}
+
 /*
  * Rewrite col = ANY(array) (and col IN (...)) as col <@ array, or return NULL: only for a
  * column of this table that a geoidx index keeps after its point and that no
  * other index of the table has as a key (a btree on it wants = ANY as it is),
  * with the column type's own equality and an array of that type. PostgreSQL 15
  * would otherwise leave = ANY on a column after the first out of an ordered
- * (k-NN) scan; col <@ array is an ordinary index condition.
+ * (k-NN) scan; col <@ array is an ordinary index condition. pruned: the
+ * partitions of a partitioned table, after pruning (rewrite_pruned_keys).
  */
 Node *
-rewrite_in(const GeoidxCatalog &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid relid)
+rewrite_in(const GeoidxCatalog &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid relid,
+		   bool pruned = false)
 {
 	if (!saop->useOr || list_length(saop->args) != 2 || !OidIsValid(o.in_op) || rel == NULL)
 		return NULL;
@@ -261,12 +345,70 @@ rewrite_in(const GeoidxCatalog &o, ScalarArrayOpExpr *saop, RelOptInfo *rel, Oid
 	TypeCacheEntry *tc = lookup_type_cache(v->vartype, TYPECACHE_EQ_OPR);
 	if (saop->opno != tc->eq_opr || get_element_type(exprType(arr)) != v->vartype)
 		return NULL;
-	if (!geoidx_filter_only_column(o, relid, v->varattno))
+	if (!(pruned ? filter_only_in_indexes(o, relid, v->varattno)
+				 : geoidx_filter_only_column(o, relid, v->varattno)))
 		return NULL;
 	OpExpr *op = (OpExpr *) make_opclause(o.in_op, BOOLOID, false, (Expr *) l, (Expr *) arr,
 										  InvalidOid, saop->inputcollid);
 	op->location = saop->location;
 	return (Node *) op;
+}
+
+/* Whether a partition of the partitioned table is partitioned itself. */
+bool
+has_partitioned_partition(Oid relid)
+{
+	Relation r = RelationIdGetRelation(relid);
+	if (r == NULL)
+		return true;
+	PartitionDesc desc = RelationGetPartitionDesc(r, true);
+	bool found = false;
+	for (int i = 0; desc != NULL && i < desc->nparts; i++)
+		if (get_rel_relkind(desc->oids[i]) == RELKIND_PARTITIONED_TABLE)
+			found = true;
+	RelationClose(r);
+	return found;
+}
+
+/*
+ * The partitions of a partitioned table: its conditions keep col IN (...) on
+ * a partition key for pruning (geoidx_filter_only_column), and each partition
+ * is given them, translated, right after this hook runs for it. Plan-time
+ * pruning is over by then, so an IN with a constant array (or with a whole
+ * array as a parameter, which pruning never reads) becomes col <@ array in
+ * the parent's condition, and each partition's geoidx index gets it as an
+ * index condition (the filtered k-NN of a tenant within a hash partition).
+ * Left as written: a list with parameters (col IN ($1, $2)), which run-time
+ * pruning reads, and a parent with partitioned partitions, which prune on
+ * the translated conditions in turn.
+ */
+void
+rewrite_pruned_keys(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel)
+{
+	if (rel == NULL || rel->reloptkind != RELOPT_OTHER_MEMBER_REL ||
+		root->append_rel_array == NULL || root->append_rel_array[rel->relid] == NULL)
+		return;
+	Index parent_index = root->append_rel_array[rel->relid]->parent_relid;
+	RelOptInfo *parent = root->simple_rel_array[parent_index];
+	RangeTblEntry *parent_rte = root->simple_rte_array[parent_index];
+	if (parent == NULL || parent->part_scheme == NULL || parent_rte->rtekind != RTE_RELATION ||
+		has_partitioned_partition(parent_rte->relid))
+		return;
+	ListCell *lc;
+	foreach (lc, parent->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
+		if (!IsA(rinfo->clause, ScalarArrayOpExpr))
+			continue;
+		ScalarArrayOpExpr *saop = (ScalarArrayOpExpr *) rinfo->clause;
+		if (list_length(saop->args) != 2 || IsA(lsecond(saop->args), ArrayExpr) ||
+			!IsA(linitial(saop->args), Var) ||
+			!partition_key_column(parent_rte->relid, ((Var *) linitial(saop->args))->varattno))
+			continue;
+		Node *r = rewrite_in(o, saop, parent, parent_rte->relid, true);
+		if (r != NULL)
+			rinfo->clause = (Expr *) r;
+	}
 }
 
 /*
@@ -454,6 +596,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 		return;
 	bool changed = false;
 	rewrite_jointree(o, root, (Node *) root->parse->jointree, rel, relid, &changed);
+	rewrite_pruned_keys(o, root, rel);
 }
 
 } // namespace
