@@ -622,3 +622,17 @@ CREATE FUNCTION @extschema@.geoidx_shape_decisions(OUT ruled_out_by_box bigint,
 CREATE FUNCTION @extschema@.geoidx_shape_distances(OUT computed bigint, OUT by_postgis bigint)
 	AS 'MODULE_PATHNAME', 'geoidx_shape_distances'
 	LANGUAGE C STRICT PARALLEL RESTRICTED;
+
+-- Sharding by location (issue 14): a point's cell of the index's own curve at
+-- a level (0..30; 6 * 4^level cells, contiguous in the build order), a
+-- partition or distribution key; and the cells a circle can touch, for
+-- cell = ANY (geoidx_covering_cells(c, r, level)), which prunes. Geometry
+-- only (a geography column passes pos::geometry), so that a literal resolves.
+CREATE FUNCTION @extschema@.geoidx_cell(pos geometry, level integer)
+	RETURNS bigint
+	AS 'MODULE_PATHNAME', 'geoidx_cell'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.geoidx_covering_cells(center geometry, metres float8, level integer, use_spheroid boolean DEFAULT true)
+	RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'geoidx_covering_cells'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
