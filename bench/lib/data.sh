@@ -115,6 +115,10 @@ record_build() { # dataset table variant step round ms
 variant_table() {
   local ds=$1 variant=$2 table=${3:-$1_$2} ddl ms msg
   if [[ $(sql -c "SELECT to_regclass('$table') IS NOT NULL") == t ]]; then return; fi
+  if [[ $variant =~ ^geoidx_p([0-9]+)$ ]]; then
+    partitioned_table "$ds" "${BASH_REMATCH[1]}" "$table"
+    return
+  fi
   sql -c "CREATE TABLE $table AS SELECT * FROM $ds ORDER BY id" \
     -c "ALTER TABLE $table ADD PRIMARY KEY (id)" >/dev/null
   ddl=$(variant_index_ddl "$table" "$variant" "$ds")
@@ -139,6 +143,28 @@ variant_table() {
   fi
   sql -c "VACUUM ANALYZE $table" >/dev/null
   step "$msg"
+}
+
+# partitioned_table DATASET N TABLE (P): the data set range-partitioned on
+# geoidx_cell(pos, 8), the index's own curve at ~40 km cells, into N
+# partitions of equal rows (bounds at the cells' quantiles), with a geoidx
+# index on the parent (one per partition). The index build is timed.
+partitioned_table() {
+  local ds=$1 n=$2 table=$3 ms bounds
+  bounds=$(sql -c "SELECT string_agg(b::text, ' ' ORDER BY b) FROM (SELECT DISTINCT b FROM unnest((
+                     SELECT percentile_disc(ARRAY(SELECT k::float8 / $n FROM generate_series(1, $n - 1) k))
+                            WITHIN GROUP (ORDER BY geoidx_cell(pos, 8)) FROM $ds)) b) s")
+  sql -c "CREATE TABLE $table (LIKE $ds) PARTITION BY RANGE (geoidx_cell(pos, 8))" >/dev/null
+  local lo=MINVALUE hi i=0
+  for hi in $bounds MAXVALUE; do
+    sql -c "CREATE TABLE ${table}_$i PARTITION OF $table FOR VALUES FROM ($lo) TO ($hi)" >/dev/null
+    lo=$hi i=$((i + 1))
+  done
+  sql -c "INSERT INTO $table SELECT * FROM $ds ORDER BY id" >/dev/null
+  ms=$(sql_timed "CREATE INDEX ${table}_pos ON $table USING geoidx (pos)")
+  record_build "$ds" "$table" "geoidx_p$n" create 1 "$ms"
+  sql -c "VACUUM ANALYZE $table" >/dev/null
+  step "data: $table: $i partitions on geoidx_cell(pos, 8), geoidx index built in ${ms%.*} ms"
 }
 
 # r1_centres: 32 random R1 centres (same box as the R1 scripts) with their

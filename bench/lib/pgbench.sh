@@ -6,8 +6,10 @@
 # something else (a sequential scan), and the report says so. Buffer counts,
 # not idx_scan: the buffer manager counts them for every access method,
 # while idx_scan is only what an access method chooses to report.
-idx_scans() {
-  sql -c "SELECT idx_blks_hit + idx_blks_read FROM pg_statio_user_indexes WHERE indexrelname = '${1}_pos'"
+idx_scans() { # a partitioned table's: its partitions' indexes
+  sql -c "SELECT sum(idx_blks_hit + idx_blks_read) FROM pg_statio_user_indexes
+          WHERE indexrelname = '${1}_pos'
+             OR indexrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = to_regclass('${1}_pos'))"
 }
 
 # pgb_run LOGFILE TRANSPORT MODE CLIENTS SECONDS PGBENCH_ARGS...

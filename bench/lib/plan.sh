@@ -12,6 +12,7 @@ declare -A WL_DATASET=(
   [k1_world_10]=world [k1_world_100]=world [k1_cities_10]=cities [k1_cities_100]=cities
   [kf]=worldcat [pg]=world
   [g1_covers]=zones [g2_dwithin]=zones [g3_knn]=zones [g4_coveredby]=zonepts
+  [p_knn]=world [p_radius]=world
 )
 declare -A WL_TITLE=(
   [t]="T SELECT 1" [r1_ids]="R1 200 km ids" [r1_count]="R1 200 km count(*)"
@@ -22,6 +23,7 @@ declare -A WL_TITLE=(
   [kf]="KF 1% category k=10" [pg]="PG page 100 of 10 rows"
   [g1_covers]="G1 zone covering a point" [g2_dwithin]="G2 zones within 500 m"
   [g3_knn]="G3 3 nearest zones" [g4_coveredby]="G4 points covered by a zone"
+  [p_knn]="P k=10, partitioned" [p_radius]="P 200 km count, partitioned"
 )
 declare -A WL_FULL=(
   [t]="select1"
@@ -41,6 +43,8 @@ declare -A WL_FULL=(
   [g2_dwithin]="gist_geog gist_geom geoidx"
   [g3_knn]="gist_geog gist_geom geoidx"
   [g4_coveredby]="gist_geog gist_geom geoidx"
+  [p_knn]="geoidx geoidx_p16 geoidx_p64"
+  [p_radius]="geoidx geoidx_p16 geoidx_p64"
 )
 # The default (<= 5 minutes) run: the variants the targets are about.
 declare -A WL_SHORT=(
@@ -59,9 +63,11 @@ declare -A WL_SHORT=(
   [g2_dwithin]="gist_geog geoidx"
   [g3_knn]="gist_geog geoidx"
   [g4_coveredby]="gist_geog gist_geom geoidx"
+  [p_knn]="geoidx geoidx_p16 geoidx_p64"
+  [p_radius]="geoidx geoidx_p16 geoidx_p64"
 )
 WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
-  g1_covers g2_dwithin g3_knn g4_coveredby)
+  g1_covers g2_dwithin g3_knn g4_coveredby p_knn p_radius)
 # Workloads whose per-transaction latencies are logged (pgbench -l) and
 # reported as p50/p95/p99 (latency.csv): G1, as the geofencing issue asks.
 declare -A WL_LATENCY=([g1_covers]=1)
@@ -107,8 +113,9 @@ workload_group_members() {
     g2) echo "g2_dwithin" ;;
     g3) echo "g3_knn" ;;
     g4) echo "g4_coveredby" ;;
+    p) echo "p_knn p_radius" ;;
     w1 | m1 | build) ;;
-    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3, G4), W1, M1, BUILD)" ;;
+    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3, G4), P, W1, M1, BUILD)" ;;
   esac
 }
 

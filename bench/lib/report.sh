@@ -197,6 +197,19 @@ targets_table() {
   row "G3 3 nearest: geoidx / GiST(geography) <-> (sphere)" "$r" ">=" 20
   r=$(ratio "$(tps_of g3_knn geoidx "$t" "$m" "$c")" "$(tps_of g3_knn gist_geom "$t" "$m" "$c")")
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G3: geoidx / planar GiST <-> (information: degrees, not metres)" "$r"
+  # P: partitioned on geoidx_cell (issue 14), against the same rows unpartitioned
+  if grep -q '^p_knn,' "$SUMMARY_CSV"; then
+    r=$(ratio "$(tps_of p_knn geoidx_p64 "$t" "$m" "$c")" "$(tps_of p_knn geoidx "$t" "$m" "$c")")
+    row "P k=10: 64 partitions / unpartitioned" "$r" ">=" 0.5
+    r=$(ratio "$(tps_of p_knn geoidx_p16 "$t" "$m" "$c")" "$(tps_of p_knn geoidx "$t" "$m" "$c")")
+    [[ -n $r ]] && printf '| %s | %s | | |\n' "P k=10: 16 partitions / unpartitioned (information)" "$r"
+  fi
+  if grep -q '^p_radius,' "$SUMMARY_CSV"; then
+    r=$(ratio "$(tps_of p_radius geoidx_p64 "$t" "$m" "$c")" "$(tps_of p_radius geoidx "$t" "$m" "$c")")
+    row "P 200 km count: 64 partitions / unpartitioned" "$r" ">=" 0.9
+    r=$(ratio "$(tps_of p_radius geoidx_p16 "$t" "$m" "$c")" "$(tps_of p_radius geoidx "$t" "$m" "$c")")
+    [[ -n $r ]] && printf '| %s | %s | | |\n' "P 200 km count: 16 partitions / unpartitioned (information)" "$r"
+  fi
   # G4: points covered by a zone (a point column, the zone a parameter)
   r=$(ratio "$(tps_of g4_coveredby geoidx "$t" "$m" "$c")" "$(tps_of g4_coveredby gist_geog "$t" "$m" "$c")")
   row "G4 points covered by a zone: geoidx / GiST(geography) ST_CoveredBy" "$r" ">=" 5
