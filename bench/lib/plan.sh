@@ -43,7 +43,7 @@ declare -A WL_FULL=(
   [g2_dwithin]="gist_geog gist_geom geoidx"
   [g3_knn]="gist_geog gist_geom geoidx"
   [g4_coveredby]="gist_geog gist_geom geoidx"
-  [p_knn]="geoidx geoidx_p16 geoidx_p64"
+  [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
 )
 # The default (<= 5 minutes) run: the variants the targets are about.
@@ -63,7 +63,7 @@ declare -A WL_SHORT=(
   [g2_dwithin]="gist_geog geoidx"
   [g3_knn]="gist_geog geoidx"
   [g4_coveredby]="gist_geog gist_geom geoidx"
-  [p_knn]="geoidx geoidx_p16 geoidx_p64"
+  [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
 )
 WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
@@ -87,6 +87,7 @@ wl_pgbench_vars() {
 index_variant() {
   case $1 in
     geoidx_p1 | geoidx_planar | tid) echo geoidx ;;
+    geoidx_p64_cells) echo geoidx_p64 ;;
     gist_offset | gist_p1) echo gist_geog ;;
     *) echo "$1" ;;
   esac

@@ -201,6 +201,8 @@ targets_table() {
   if grep -q '^p_knn,' "$SUMMARY_CSV"; then
     r=$(ratio "$(tps_of p_knn geoidx_p64 "$t" "$m" "$c")" "$(tps_of p_knn geoidx "$t" "$m" "$c")")
     row "P k=10: 64 partitions / unpartitioned" "$r" ">=" 0.5
+    r=$(ratio "$(tps_of p_knn geoidx_p64_cells "$t" "$m" "$c")" "$(tps_of p_knn geoidx "$t" "$m" "$c")")
+    [[ -n $r ]] && printf '| %s | %s | | |\n' "P k=10: 64 partitions through the cells / unpartitioned (information)" "$r"
     r=$(ratio "$(tps_of p_knn geoidx_p16 "$t" "$m" "$c")" "$(tps_of p_knn geoidx "$t" "$m" "$c")")
     [[ -n $r ]] && printf '| %s | %s | | |\n' "P k=10: 16 partitions / unpartitioned (information)" "$r"
   fi

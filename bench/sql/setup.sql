@@ -33,3 +33,30 @@ RETURNS geometry LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     least(90, ST_Y(c) + degrees(r / (0.99 * 6371008.771415059))),
     4326)
 $$;
+
+-- P k-NN through the cells (issue 14): the k nearest of a table partitioned
+-- on geoidx_cell(pos, level), reaching only the partitions that the covering
+-- of a radius touches. The radius doubles until k rows lie within it (then no
+-- row outside is nearer: the answer is exact); past 4,000 km, the plain
+-- ordered scan of every partition. EXECUTE ... USING plans with the values,
+-- so the covering is a constant and prunes.
+CREATE OR REPLACE FUNCTION bench_knn_cells(tbl regclass, c geometry, k int, r0 float8, level int)
+RETURNS SETOF int LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  r float8 := r0;
+  n int;
+BEGIN
+  WHILE r <= 4e6 LOOP
+    EXECUTE format('SELECT count(*) FROM (SELECT 1 FROM %s WHERE geoidx_cell(pos, %s) = ANY ($1)'
+                   ' AND geoidx_dwithin(pos, $2, $3) LIMIT $4) s', tbl, level)
+      INTO n USING geoidx_covering_cells(c, r, level), c, r, k;
+    IF n >= k THEN
+      RETURN QUERY EXECUTE format('SELECT id FROM %s WHERE geoidx_cell(pos, %s) = ANY ($1)'
+                                  ' AND geoidx_dwithin(pos, $2, $3) ORDER BY pos <~> $2 LIMIT $4', tbl, level)
+        USING geoidx_covering_cells(c, r, level), c, r, k;
+      RETURN;
+    END IF;
+    r := r * 2;
+  END LOOP;
+  RETURN QUERY EXECUTE format('SELECT id FROM %s ORDER BY pos <~> $1 LIMIT $2', tbl) USING c, k;
+END $$;
