@@ -198,20 +198,18 @@ targets_table() {
   r=$(ratio "$(tps_of g3_knn geoidx "$t" "$m" "$c")" "$(tps_of g3_knn gist_geom "$t" "$m" "$c")")
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G3: geoidx / planar GiST <-> (information: degrees, not metres)" "$r"
   # P: partitioned on geoidx_cell (issue 14), against the same rows unpartitioned
-  if grep -q '^p_knn,' "$SUMMARY_CSV"; then
-    r=$(ratio "$(tps_of p_knn geoidx_p64 "$t" "$m" "$c")" "$(tps_of p_knn geoidx "$t" "$m" "$c")")
-    row "P k=10: 64 partitions / unpartitioned" "$r" ">=" 0.5
-    r=$(ratio "$(tps_of p_knn geoidx_p64_cells "$t" "$m" "$c")" "$(tps_of p_knn geoidx "$t" "$m" "$c")")
-    [[ -n $r ]] && printf '| %s | %s | | |\n' "P k=10: 64 partitions through the cells / unpartitioned (information)" "$r"
-    r=$(ratio "$(tps_of p_knn geoidx_p16 "$t" "$m" "$c")" "$(tps_of p_knn geoidx "$t" "$m" "$c")")
-    [[ -n $r ]] && printf '| %s | %s | | |\n' "P k=10: 16 partitions / unpartitioned (information)" "$r"
-  fi
-  if grep -q '^p_radius,' "$SUMMARY_CSV"; then
-    r=$(ratio "$(tps_of p_radius geoidx_p64 "$t" "$m" "$c")" "$(tps_of p_radius geoidx "$t" "$m" "$c")")
-    row "P 200 km count: 64 partitions / unpartitioned" "$r" ">=" 0.9
-    r=$(ratio "$(tps_of p_radius geoidx_p16 "$t" "$m" "$c")" "$(tps_of p_radius geoidx "$t" "$m" "$c")")
-    [[ -n $r ]] && printf '| %s | %s | | |\n' "P 200 km count: 16 partitions / unpartitioned (information)" "$r"
-  fi
+  local pw title limit pv
+  for pw in p_knn p_radius; do
+    grep -q "^$pw," "$SUMMARY_CSV" || continue
+    title="P k=10" limit=0.5
+    [[ $pw == p_radius ]] && title="P 200 km count" limit=0.9
+    r=$(ratio "$(tps_of $pw geoidx_p64 "$t" "$m" "$c")" "$(tps_of $pw geoidx "$t" "$m" "$c")")
+    row "$title: 64 partitions / unpartitioned" "$r" ">=" "$limit"
+    for pv in geoidx_p64_cells geoidx_p16; do
+      r=$(ratio "$(tps_of $pw $pv "$t" "$m" "$c")" "$(tps_of $pw geoidx "$t" "$m" "$c")")
+      [[ -n $r ]] && printf '| %s | %s | | |\n' "$title: $pv / unpartitioned (information)" "$r"
+    done
+  done
   # G4: points covered by a zone (a point column, the zone a parameter)
   r=$(ratio "$(tps_of g4_coveredby geoidx "$t" "$m" "$c")" "$(tps_of g4_coveredby gist_geog "$t" "$m" "$c")")
   row "G4 points covered by a zone: geoidx / GiST(geography) ST_CoveredBy" "$r" ">=" 5

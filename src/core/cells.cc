@@ -44,32 +44,6 @@ face_point(int face, double s, double t)
 	return Vec3{v.x / len, v.y / len, v.z / len};
 }
 
-/* The inverse of hilbert_xy_to_d: the cell (x, y) at position d of a curve of the given order. */
-void
-hilbert_d_to_xy(int order, uint64_t d, uint32_t *x, uint32_t *y)
-{
-	uint32_t cx = 0, cy = 0;
-	for (uint32_t s = 1; s < (1u << order); s <<= 1)
-	{
-		uint32_t rx = 1 & (uint32_t) (d / 2);
-		uint32_t ry = 1 & (uint32_t) (d ^ rx);
-		if (ry == 0)
-		{
-			if (rx == 1)
-			{
-				cx = s - 1 - cx;
-				cy = s - 1 - cy;
-			}
-			std::swap(cx, cy);
-		}
-		cx += s * rx;
-		cy += s * ry;
-		d /= 4;
-	}
-	*x = cx;
-	*y = cy;
-}
-
 /* The box of cell (x, y) at level on face: its four great-circle edges and the face centre. */
 Box3
 face_cell_box(int face, int level, uint32_t x, uint32_t y)
@@ -145,7 +119,7 @@ Box3
 cell_box(uint64_t cell, int level)
 {
 	uint32_t x, y;
-	hilbert_d_to_xy(level, cell & ((UINT64_C(1) << (2 * level)) - 1), &x, &y);
+	hilbert_d_to_xy((uint32_t) level, cell & ((UINT64_C(1) << (2 * level)) - 1), &x, &y);
 	return face_cell_box((int) (cell >> (2 * level)), level, x, y);
 }
 

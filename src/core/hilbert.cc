@@ -50,6 +50,32 @@ hilbert_xy_to_d(uint32_t order, uint32_t x, uint32_t y)
 	return d;
 }
 
+/* The inverse of hilbert_xy_to_d: the cell (x, y) at position d of a curve of the given order. */
+void
+hilbert_d_to_xy(uint32_t order, uint64_t d, uint32_t *x, uint32_t *y)
+{
+	uint32_t cx = 0, cy = 0;
+	for (uint32_t s = 1; s < (1u << order); s <<= 1)
+	{
+		uint32_t rx = 1 & (uint32_t) (d / 2);
+		uint32_t ry = 1 & (uint32_t) (d ^ rx);
+		if (ry == 0)
+		{
+			if (rx == 1)
+			{
+				cx = s - 1 - cx;
+				cy = s - 1 - cy;
+			}
+			std::swap(cx, cy);
+		}
+		cx += s * rx;
+		cy += s * ry;
+		d /= 4;
+	}
+	*x = cx;
+	*y = cy;
+}
+
 /* Return the cube face and Hilbert position of a unit vector as one sort key. */
 uint64_t
 hilbert_key(const Vec3 &v)

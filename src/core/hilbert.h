@@ -22,4 +22,7 @@ uint64_t hilbert_key(const Vec3 &v);
 /* Position of (x, y) on a Hilbert curve of 2^order x 2^order cells. */
 uint64_t hilbert_xy_to_d(uint32_t order, uint32_t x, uint32_t y);
 
+/* The cell (x, y) at position d of that curve: the inverse of hilbert_xy_to_d. */
+void hilbert_d_to_xy(uint32_t order, uint64_t d, uint32_t *x, uint32_t *y);
+
 } // namespace geoidx

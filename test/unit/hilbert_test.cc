@@ -137,6 +137,10 @@ TEST(Hilbert, LargeOrdersInvertTheReference)
 			uint32_t x, y;
 			ref_d2xy(order, d, &x, &y);
 			ASSERT_EQ(hilbert_xy_to_d(order, x, y), d) << "order " << order;
+			uint32_t cx, cy;
+			geoidx::hilbert_d_to_xy(order, d, &cx, &cy);
+			ASSERT_EQ(cx, x) << "order " << order << " d " << d;
+			ASSERT_EQ(cy, y) << "order " << order << " d " << d;
 			if (d + 1 < total)
 			{
 				uint32_t x2, y2;
