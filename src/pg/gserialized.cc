@@ -145,7 +145,7 @@ geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 	if (type != kPointType)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						errmsg("%s must be a point, not a %s", what, geoidx::geom_type_name(type)),
-						errhint("geoidx indexes and measures POINT geometries only.")));
+						errhint("This argument is one position: give a POINT (ST_PointOnSurface of a shape, if that is what is meant).")));
 	check_srid(srid, what);
 	if (npoints > 1)
 		malformed(what, "a point with more than one coordinate");
