@@ -635,9 +635,13 @@ extern List *geoidx_region_index_conditions(SupportRequestIndexCondition *req);
 /* selectivity.cc: the estimates of the support functions (and of <@, col <@ array) */
 extern double geoidx_dwithin_selectivity(SupportRequestSelectivity *req);
 extern double geoidx_region_pred_selectivity(SupportRequestSelectivity *req);
+/* tree_estimate.cc: the rows in a disc, counted in a geoidx index on the column */
+extern bool geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat centre,
+								 double radius, bool use_spheroid, double *rows, double *total);
 
 /* rewrite.cc: the planner hook that rewrites conditions into indexable ones */
 extern void geoidx_install_rewrite_hook(void);
+extern uint64 geoidx_relation_info_calls;
 
 /* validate.cc */
 extern bool geoidx_validate(Oid opclassoid);

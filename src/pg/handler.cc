@@ -7,8 +7,9 @@ extern "C"
 {
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
-#include "utils/selfuncs.h"
 #include "utils/float.h"
+#include "utils/selfuncs.h"
+#include "utils/spccache.h"
 
 	PG_MODULE_MAGIC;
 
@@ -144,6 +145,25 @@ geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost 
 		costs.numIndexTuples = Max(1.0, rint(s * index->tuples));
 	}
 	genericcostestimate(root, path, loop_count, &costs);
+
+	/*
+	 * genericcostestimate charges ceil(x) leaf pages for x pages' worth of
+	 * entries, so a small radius costs one page in any index on the column and
+	 * the wider (pos, cat) index ties with (pos). The entries of a region are
+	 * contiguous in the tree, so they span 1 + x leaves on average: charge
+	 * that, which prefers the index with more entries per page.
+	 */
+	if (index->pages > 1 && index->tuples > 1.0)
+	{
+		double spanned = 1.0 + costs.numIndexTuples * index->pages / index->tuples;
+		if (spanned > costs.numIndexPages)
+		{
+			double random_page_cost;
+			get_tablespace_page_costs(index->reltablespace, &random_page_cost, NULL);
+			costs.indexTotalCost +=
+				(spanned - costs.numIndexPages) * random_page_cost / Max(1.0, loop_count);
+		}
+	}
 
 	double levels = 1.0;
 	if (index->tuples > 1.0)

@@ -588,10 +588,20 @@ rewrite_jointree(const GeoidxCatalog &o, PlannerInfo *root, Node *jt, RelOptInfo
 	}
 }
 
+} // namespace
+
+/* Counts the planner's table lookups: a planning of a table starts a new count (tree_estimate.cc).
+ */
+uint64 geoidx_relation_info_calls = 0;
+
+namespace
+{
+
 /* Rewrite the query's conditions before the planner distributes them to its tables. */
 void
 geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInfo *rel)
 {
+	geoidx_relation_info_calls++;
 	if (prev_hook)
 		prev_hook(root, relid, inhparent, rel);
 	if (root->parse == NULL || root->parse->jointree == NULL || !IsTransactionState())

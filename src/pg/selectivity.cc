@@ -2,10 +2,11 @@
  * The planner's estimates for geoidx_dwithin, the region predicates, <@ and
  * col <@ array.
  *
- * With a constant centre and radius, the rows within the circle are estimated
- * as PostGIS's && estimate for the search box times the share of the box's
- * area the circle covers (pi/4 for small circles): the histogram has no finer
- * resolution than the box. The same estimate serves <@ (geoidx_circle_sel).
+ * With a constant centre and radius, the rows within the circle are counted
+ * in a geoidx index on the column where there is one (tree_estimate.cc), and
+ * otherwise estimated as PostGIS's && estimate for the search box times the
+ * share of the box's area the circle covers (pi/4 for small circles): the
+ * histogram has no finer resolution than the box. The same estimate serves <@ (geoidx_circle_sel).
  * For a geography column PostGIS's estimator of && (geography, geography) is
  * asked instead, with the box PostGIS's own ST_DWithin(geography) gives its
  * index, _ST_Expand(centre, metres) (geocentric, as the column's statistics),
@@ -71,6 +72,10 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 		return kDefaultSelectivity; /* a string overload's, or no estimator */
 	if (bound == geoidx::DiscRadius::everything)
 		return 1.0;
+
+	double rows, total;
+	if (geoidx_tree_estimate(root, column, centre, radius, use_spheroid, &rows, &total))
+		return geoidx::clamp_share(rows / total);
 
 	if (geography)
 	{
