@@ -1,0 +1,4 @@
+-- scale K1: the 10 nearest, geoidx (spheroid metres).
+\set lon -180.0 + random(0, 359999999) / 1000000.0
+\set u random(0, 1000000000) / 1000000000.0
+SELECT id FROM scale ORDER BY pos <~> ST_SetSRID(ST_MakePoint(:lon, degrees(asin(2 * :u::float8 - 1))), 4326) LIMIT 10;

@@ -1,0 +1,8 @@
+-- scale R1: the ids within :radius metres, GiST on pos: the provably
+-- sufficient degree box from the index, then the geography test on the heap
+-- (_ST_DWithin, which no index serves: the table also has GiST(geography)).
+\set lon -180.0 + random(0, 359999999) / 1000000.0
+\set u random(0, 1000000000) / 1000000000.0
+SELECT id FROM scale
+ WHERE pos && bench_dwithin_box(ST_SetSRID(ST_MakePoint(:lon, degrees(asin(2 * :u::float8 - 1))), 4326), :radius::float8)
+   AND _ST_DWithin(pos::geography, ST_SetSRID(ST_MakePoint(:lon, degrees(asin(2 * :u::float8 - 1))), 4326)::geography, :radius::float8, true);
