@@ -159,6 +159,22 @@ SELECT id FROM gpts WHERE g <~> 'SRID=4326;POINT(5 45)'::geography > 1e5 ORDER B
 SELECT same($$SELECT id FROM gpts WHERE g <~> 'SRID=4326;POINT(5 45)'::geography >= 2e5 AND NOT geoidx_dwithin(g, 'SRID=4326;POINT(5 45)'::geography, 4e5)$$,
 	$$SELECT id FROM ref WHERE d >= 2e5 AND NOT ST_DWithin(pos::geography, 'SRID=4326;POINT(5 45)', 4e5)$$) AS geography_same;
 
+-- NOT geoidx_dwithin of an EMPTY centre: nothing is within it, so every row
+-- but NULL, the EMPTY one too, in the index as in PostGIS (its outside circle
+-- holds every point); a parameter the same in a generic plan
+SET geoidx.rewrite_postgis = off; -- PostGIS's own NOT ST_DWithin for the reference
+CREATE TEMP TABLE outside_ref AS SELECT count(*) AS postgis FROM pts WHERE NOT ST_DWithin(pos::geography, 'SRID=4326;POINT EMPTY'::geography, 10);
+RESET geoidx.rewrite_postgis;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM pts WHERE NOT geoidx_dwithin(pos, 'SRID=4326;POINT EMPTY', 10);
+SELECT count(*) AS outside_empty, (SELECT postgis FROM outside_ref) FROM pts WHERE NOT geoidx_dwithin(pos, 'SRID=4326;POINT EMPTY', 10);
+PREPARE outside_of(geometry) AS SELECT count(*) FROM pts WHERE NOT geoidx_dwithin(pos, $1, 10);
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE outside_of('SRID=4326;POINT EMPTY');
+EXECUTE outside_of('SRID=4326;POINT EMPTY');
+RESET plan_cache_mode;
+RESET enable_seqscan;
+
 DROP TABLE pts, ref, gpts;
 DROP FUNCTION same(text, text);
 DROP FUNCTION buffers(text);

@@ -79,6 +79,12 @@ region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode, 
 		if (t.constant >= 0)
 			r = 0.0;
 	}
+	else if (std::isnan(radius) || radius < 0.0)
+	{
+		/* ST_DWithin compares distance <= radius: false for every point */
+		t.constant = mode == RegionMode::outside ? 1 : 0;
+		r = 0.0;
+	}
 	t.circle = radius_test(centre, r, use_spheroid);
 	return t;
 }

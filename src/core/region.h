@@ -50,7 +50,11 @@ struct RegionTest
 	bool point_first;
 };
 
-/* radius: >= 0 (may be +Infinity) for within/outside; any double for the distance modes. */
+/*
+ * radius: any double. For within/outside a NaN or negative one puts no point
+ * within (ST_DWithin's distance <= radius is false) and every point outside:
+ * the outside region of an EMPTY centre is made so (circle.cc).
+ */
 RegionTest region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode,
 					   bool point_first = false);
 

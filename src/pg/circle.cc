@@ -19,6 +19,7 @@ extern "C"
 }
 
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 static_assert(std::is_trivially_destructible_v<GeoidxCircle>,
@@ -112,6 +113,17 @@ fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_
 	c->flags = point_first ? GEOIDX_CIRCLE_POINT_FIRST : 0;
 }
 
+/* Fill c as the outside of an EMPTY centre: every point, written outside CIRCLE(0 0, NaN, ...). */
+void
+everything_outside(GeoidxCircle *c, bool use_spheroid, bool point_first)
+{
+	memset(c, 0, sizeof(*c));
+	c->radius = std::numeric_limits<double>::quiet_NaN();
+	c->use_spheroid = use_spheroid ? 1 : 0;
+	c->mode = (int16) geoidx::RegionMode::outside;
+	c->flags = point_first ? GEOIDX_CIRCLE_POINT_FIRST : 0;
+}
+
 } // namespace
 
 /* Raise geoidx's error for a radius that is NaN or negative, which no disc has. */
@@ -139,9 +151,19 @@ geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, in
 	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
 		geoidx_check_radius(metres);
 	geoidx_decode_point(PG_GETARG_DATUM(0), kCircleWhat, &centre);
-	if (centre.empty)
-		PG_RETURN_NULL();
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
+	if (centre.empty)
+	{
+		/*
+		 * Nothing is ST_DWithin an EMPTY centre, so every row but NULL is
+		 * outside it: the outside region of a NaN radius (region.h), which
+		 * the index answers without a look at any point.
+		 */
+		if (mode != (int) geoidx::RegionMode::outside)
+			PG_RETURN_NULL();
+		everything_outside(c, use_spheroid, point_first);
+		PG_RETURN_POINTER(c);
+	}
 	fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
 	PG_RETURN_POINTER(c);
 }
@@ -254,7 +276,10 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	context.previous = error_context_stack;
 	error_context_stack = &context;
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
+	if (mode == (int) geoidx::RegionMode::outside && std::isnan(metres))
+		everything_outside(c, use_spheroid, point_first); /* as geoidx_circle_out writes it */
+	else
+		fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
 	if (candidate)
 		c->flags |= GEOIDX_CIRCLE_CANDIDATE;
 	error_context_stack = context.previous;
@@ -311,6 +336,8 @@ shape_within_circle(FunctionCallInfo fcinfo, const GeoidxCircle *c)
 	Datum r;
 	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
 	{
+		if (t.constant >= 0) /* the outside of an EMPTY centre: every shape, EMPTY ones too */
+			PG_RETURN_BOOL(t.constant == 1);
 		bool point_first = (c->flags & GEOIDX_CIRCLE_POINT_FIRST) != 0;
 		int fast = geoidx_prepared_dwithin(shape, what, centre, kCircleWhat, c->radius,
 										   c->use_spheroid != 0);

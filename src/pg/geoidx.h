@@ -610,6 +610,7 @@ extern int geoidx_prepared_dwithin(Datum poly, const char *what_poly, Datum pt, 
 								   double metres, bool use_spheroid);
 extern int geoidx_prepared_intersects(Datum poly, const char *what_poly, Datum pt,
 									  const char *what_pt);
+extern bool geoidx_is_point_for_every_row(Node *other, const GeoidxCatalog &o);
 extern List *geoidx_shape_index_condition(struct SupportRequestIndexCondition *req, Node *column,
 										  Node *other, Node *metres);
 

@@ -100,15 +100,23 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 	return geoidx::clamp_share(overlap * geoidx::circle_fraction(radius, boxes, n));
 }
 
-/* Read the centre of a constant geometry; false (no estimate) if EMPTY or not finite. */
+/*
+ * Read the centre of a constant geometry; false (no estimate) if EMPTY or not
+ * finite. A shape (the other side of geoidx_dwithin may be one) is read as
+ * the centre of its box, *reach the metres its points may lie from there;
+ * without reach, a shape gets no estimate.
+ */
 bool
-constant_centre(Const *c, const char *what, geoidx::LonLat *ll, bool *empty)
+constant_centre(Const *c, const char *what, geoidx::LonLat *ll, bool *empty,
+				double *reach = nullptr)
 {
 	GeoidxPoint p;
-	geoidx_decode_point(c->constvalue, what, &p);
+	geoidx_decode_any(c->constvalue, what, &p);
 	*empty = p.empty;
-	if (p.empty)
+	if (p.empty || (p.shape && reach == nullptr))
 		return false;
+	if (reach != nullptr)
+		*reach = p.shape ? geoidx_shape_reach_metres(&p) : 0.0;
 	return geoidx::normalize_like_geography(p.x, p.y, ll) != geoidx::CoordCheck::not_finite;
 }
 
@@ -156,9 +164,11 @@ geoidx_dwithin_selectivity(SupportRequestSelectivity *req)
 
 	geoidx::LonLat ll;
 	bool empty;
-	if (!constant_centre(centre, what, &ll, &empty))
+	double reach = 0.0;
+	if (!constant_centre(centre, what, &ll, &empty, &reach))
 		return empty ? 0.0 : kDefaultSelectivity;
-	return circle_selectivity(req->root, column, ll, DatumGetFloat8(((Const *) em)->constvalue),
+	return circle_selectivity(req->root, column, ll,
+							  DatumGetFloat8(((Const *) em)->constvalue) + reach,
 							  DatumGetBool(((Const *) es)->constvalue), req->varRelid);
 }
 

@@ -255,6 +255,13 @@ answer_support(Node *rawreq, List *(*conditions)(SupportRequestIndexCondition *)
 
 } // namespace
 
+/* Whether other is a point (or EMPTY, or NULL) in every row and for every parameter value. */
+bool
+geoidx_is_point_for_every_row(Node *other, const GeoidxCatalog &o)
+{
+	return is_point_for_every_row(other, o);
+}
+
 extern "C"
 {
 	PG_FUNCTION_INFO_V1(geoidx_dwithin_support);

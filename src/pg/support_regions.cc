@@ -16,6 +16,8 @@ extern "C"
 #include "utils/builtins.h"
 }
 
+#include <cmath>
+
 /* Return which region predicate fn is, and in *g its type (0 geometry, 1 geography). */
 GeoidxPred
 geoidx_which_pred(Oid fn, int *g)
@@ -79,6 +81,25 @@ geoidx_region_index_conditions(SupportRequestIndexCondition *req)
 	Node *other = (Node *) list_nth(clause->args, 1 - req->indexarg);
 	List *conds = NIL;
 	req->lossy = false;
+
+	/*
+	 * A constant shape: its regions are no circles around a point. Nearer
+	 * than a radius is within the candidate disc of that radius (lossy, the
+	 * call stays as the filter), for a radius that disc takes (a constant
+	 * number >= 0); the other regions get no condition. (A parameter keeps
+	 * the circle of a point, whose constructor refuses a shape: keyset paging
+	 * with a generic plan must keep its index condition.)
+	 */
+	if (IsA(other, Const) && !geoidx_is_point_for_every_row(other, o))
+	{
+		Node *bound = (Node *) lthird(clause->args);
+		if (pred != GeoidxPred::nearer || !IsA(bound, Const) || ((Const *) bound)->constisnull)
+			return NIL;
+		double r = DatumGetFloat8(((Const *) bound)->constvalue);
+		if (std::isnan(r) || r < 0.0)
+			return NIL;
+		return geoidx_shape_index_condition(req, column, other, bound);
+	}
 
 	if (pred == GeoidxPred::beyond || pred == GeoidxPred::nearer)
 	{

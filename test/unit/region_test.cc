@@ -160,6 +160,33 @@ TEST(Region, OddBoundsFollowFloat8)
 		}
 }
 
+/*
+ * ST_DWithin compares distance <= radius, so a NaN or negative radius has no
+ * point within and every point outside (PostGIS answers false, whatever the
+ * points); circle.cc makes the outside of an EMPTY centre so.
+ */
+TEST(Region, NoRadiusHasEverythingOutside)
+{
+	std::mt19937_64 rng(5);
+	const double nan = std::numeric_limits<double>::quiet_NaN();
+	const double inf = std::numeric_limits<double>::infinity();
+	for (double r : {-1.0, -1e-300, -inf, nan})
+		for (RegionMode mode : {RegionMode::within, RegionMode::outside})
+			for (bool spheroid : {true, false})
+			{
+				LonLat cl = random_point(rng);
+				RegionTest t = region_test(geographic_point(cl), r, spheroid, mode);
+				const bool in = mode == RegionMode::outside;
+				for (int i = 0; i < 200; i++)
+				{
+					LonLat pl = i == 0 ? cl : random_point(rng);
+					ASSERT_EQ(point_in_region(t, pl), in) << "r " << r;
+					Box3 b = box_of(unit_vector(geographic_point(pl)));
+					ASSERT_EQ(classify_region(t, b), in ? Verdict::inside : Verdict::outside);
+				}
+			}
+}
+
 TEST(Region, BoxVerdictsAgreeWithEveryPoint)
 {
 	std::mt19937_64 rng(11);
