@@ -16,5 +16,5 @@ DROP OPERATOR FAMILY broken_ops USING geoidx;
 DROP TABLE pv;
 -- every GUC geoidx defines is in pg_settings with a description (the README's Settings table)
 LOAD 'geoidx';
-SELECT name, setting, context, vartype, enumvals IS NOT NULL AS has_values, short_desc <> '' AS described
+SELECT name, boot_val AS default, context, vartype, enumvals IS NOT NULL AS has_values, short_desc <> '' AS described
 FROM pg_settings WHERE name LIKE 'geoidx.%' ORDER BY name;

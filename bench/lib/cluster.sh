@@ -34,6 +34,10 @@ ensure_pg_os_user() {
 #   runs VACUUM ANALYZE itself after each load.
 # - wal_level minimal: CREATE TABLE AS / CREATE INDEX skip the WAL (faster
 #   loads); commits still write and flush WAL.
+# - geoidx.rewrite_postgis off: a peer's variant is PostGIS's own SQL, and the
+#   guard's references too, sometimes on a table that has a geoidx index as
+#   well (the scale run's); the variants that measure the rewrite turn it on
+#   (variant_pgoptions).
 pg_write_conf() {
   cat <<CONF
 listen_addresses = '127.0.0.1'
@@ -57,6 +61,7 @@ jit = off
 autovacuum = off
 logging_collector = off
 log_min_messages = warning
+geoidx.rewrite_postgis = off
 CONF
 }
 

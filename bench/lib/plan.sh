@@ -93,6 +93,15 @@ index_variant() {
   esac
 }
 
+# Settings a variant's sessions run with (PGOPTIONS): geoidx_planar is PostGIS's
+# planar SQL as the app sends it, served through geoidx's rewrite, which the
+# cluster has off for every other variant (cluster.sh).
+variant_pgoptions() {
+  case $1 in
+    geoidx_planar) echo "-c geoidx.rewrite_postgis=on" ;;
+  esac
+}
+
 # Is data set $1 selected by --dataset?  worldcat (KF) is derived from world
 # and comes with it; zonepts (G4) is derived from zones and comes with it.
 ds_selected() {
@@ -182,7 +191,7 @@ measure_one() {
     }
     read -r tps lat <<<"$res"
   else
-    res=$(pgb_run "$log" "$transport" "$mode" "$clients" "$DURATION" \
+    res=$(PGOPTIONS="$(variant_pgoptions "$v")" pgb_run "$log" "$transport" "$mode" "$clients" "$DURATION" \
       "${extra[@]}" -f "$BENCH_DIR/workloads/$w/$v.sql") || {
       warn "$w $v failed (see $log)"
       return

@@ -125,6 +125,10 @@ load_point_type(GeoidxCatalog *c, int g, Oid t, Oid ours, Oid postgis)
 	c->covers_op[g] = have ? geoidx_operator_oid("~@>", t, t, ours, true) : InvalidOid;
 	c->coveredby_op[g] = have ? geoidx_operator_oid("<@~", t, t, ours, true) : InvalidOid;
 	c->intersects_op[g] = have ? geoidx_operator_oid("~&&", t, t, ours, true) : InvalidOid;
+	const Oid pair[2] = {t, t};
+	c->covers_fn[g] = function_if(t, "geoidx_covers", ours, 2, pair);
+	c->coveredby_fn[g] = function_if(t, "geoidx_coveredby", ours, 2, pair);
+	c->intersects_fn[g] = function_if(t, "geoidx_intersects", ours, 2, pair);
 }
 
 /* Look everything up again, failing for nothing that is missing. */
@@ -163,6 +167,8 @@ load_catalog(GeoidxCatalog *c)
 			const Oid g = c->geography_type;
 			const Oid cast1[1] = {c->geometry_type};
 			c->pg_geography_fn = geoidx_function_oid("geography", postgis, 1, cast1, true);
+			const Oid back1[1] = {g};
+			c->pg_geometry_fn = geoidx_function_oid("geometry", postgis, 1, back1, true);
 			const Oid dw[4] = {g, g, FLOAT8OID, BOOLOID};
 			c->pg_dwithin_fn = geoidx_function_oid("st_dwithin", postgis, 4, dw, true);
 			const Oid dist[3] = {g, g, BOOLOID};

@@ -117,6 +117,7 @@ extern void geoidx_decode_indexed(Relation index, Datum value, const char *what,
 								  MemoryContext prepare_cxt, const geoidx::CoverShape **prepared);
 extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out);
+extern int32 geoidx_datum_srid(Datum value);
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
 							  geoidx::Vec3 *v);
 extern bool geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll);
@@ -522,6 +523,9 @@ typedef struct GeoidxCatalog
 	Oid covers_op[2];     /* ~@> (t, t): geoidx_covers */
 	Oid coveredby_op[2];  /* <@~ (t, t): geoidx_coveredby */
 	Oid intersects_op[2]; /* ~&& (t, t): geoidx_intersects */
+	Oid covers_fn[2];     /* geoidx_covers(t, t) */
+	Oid coveredby_fn[2];  /* geoidx_coveredby(t, t) */
+	Oid intersects_fn[2]; /* geoidx_intersects(t, t) */
 	Oid box_fn;           /* geoidx_search_box(geometry, float8, boolean) */
 	Oid geog_expand_fn;   /* PostGIS's _ST_Expand(geography, float8) */
 	Oid geography_input;
@@ -535,6 +539,7 @@ typedef struct GeoidxCatalog
 	FmgrInfo envelope; /* envelope_fn, set up on first use */
 	/* PostGIS's geography functions, the exact answers for shapes (postgis_calls.cc) */
 	Oid pg_geography_fn;  /* geography(geometry): the cast */
+	Oid pg_geometry_fn;   /* geometry(geography): the cast back */
 	Oid pg_dwithin_fn;    /* ST_DWithin(geography, geography, float8, boolean) */
 	Oid pg_distance_fn;   /* ST_Distance(geography, geography, boolean) */
 	Oid pg_covers_fn;     /* ST_Covers(geography, geography) */
@@ -643,6 +648,14 @@ extern bool geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat
 /* rewrite.cc: the planner hook that rewrites conditions into indexable ones */
 extern void geoidx_install_rewrite_hook(void);
 extern uint64 geoidx_relation_info_calls;
+extern bool geoidx_rewrite_postgis;
+extern bool geoidx_leads_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno,
+							   bool *unconditional);
+/* rewrite_geography.cc: PostGIS's geography forms on a geoidx-indexed column, as geoidx's calls */
+extern Node *geoidx_rewrite_geography_forms(const GeoidxCatalog &o, PlannerInfo *root, Node *expr,
+											struct RelOptInfo *rel, Oid relid, bool *changed);
+extern void geoidx_rewrite_geography_order(const GeoidxCatalog &o, PlannerInfo *root,
+										   struct RelOptInfo *rel, Oid relid);
 
 /* validate.cc */
 extern bool geoidx_validate(Oid opclassoid);

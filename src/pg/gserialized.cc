@@ -145,7 +145,8 @@ geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 	if (type != kPointType)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						errmsg("%s must be a point, not a %s", what, geoidx::geom_type_name(type)),
-						errhint("This argument is one position: give a POINT (ST_PointOnSurface of a shape, if that is what is meant).")));
+						errhint("This argument is one position: give a POINT (ST_PointOnSurface of "
+								"a shape, if that is what is meant).")));
 	check_srid(srid, what);
 	if (npoints > 1)
 		malformed(what, "a point with more than one coordinate");
@@ -408,4 +409,16 @@ geoidx_decode_indexed(Relation index, Datum value, const char *what, GeoidxPoint
 		*prepared = req.prepared;
 	if (!out->empty && !out->shape)
 		geoidx_point_unit(out, what, NULL, NULL);
+}
+
+/* Return the SRID a geometry or geography datum carries (0 when it has none). */
+int32
+geoidx_datum_srid(Datum value)
+{
+	struct varlena *v = pg_detoast_datum_slice((struct varlena *) DatumGetPointer(value), 0, 3);
+	const uint8 *data = (const uint8 *) VARDATA_ANY(v);
+	if (VARSIZE_ANY_EXHDR(v) < 3)
+		return 0;
+	int32 srid = (int32) (((uint32) data[0] << 16) | ((uint32) data[1] << 8) | data[2]);
+	return (int32) ((uint32) srid << 11) >> 11;
 }

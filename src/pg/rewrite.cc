@@ -33,6 +33,11 @@
  * commutators), so they are index conditions, which the index decides from a
  * zone's planar grid where it can and rechecks elsewhere (scan_probe.cc).
  *
+ * and, under the same setting, PostGIS's geography forms (ST_DWithin,
+ * ST_Distance, ST_Intersects, ST_Covers, ST_CoveredBy of col::geography or of
+ * a geography column, in a condition or an ORDER BY) become geoidx's calls of
+ * them (rewrite_geography.cc),
+ *
  * are replaced, in the query being planned only. Each replacement computes
  * the same value as what it replaces for every input, NULL included (see
  * regions.cc), so the rewrite is safe wherever it applies, index or not; the
@@ -74,7 +79,6 @@ namespace
 {
 
 get_relation_info_hook_type prev_hook = NULL;
-bool rewrite_postgis = true;
 
 enum Cmp
 {
@@ -492,7 +496,7 @@ leads_geoidx_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 Node *
 planar_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *rel, Oid relid)
 {
-	if (!rewrite_postgis || rel == NULL || !IsA(n, FuncExpr))
+	if (!geoidx_rewrite_postgis || rel == NULL || !IsA(n, FuncExpr))
 		return NULL;
 	FuncExpr *f = (FuncExpr *) n;
 	if (list_length(f->args) != 2)
@@ -534,6 +538,7 @@ Node *
 rewrite_qual(const GeoidxCatalog &o, PlannerInfo *root, Node *qual, RelOptInfo *rel, Oid relid,
 			 bool *changed)
 {
+	qual = geoidx_rewrite_geography_forms(o, root, qual, rel, relid, changed);
 	Node *op = planar_operator(o, root, qual, rel, relid);
 	if (op == NULL)
 		return rewrite_condition(o, qual, rel, relid, changed);
@@ -590,6 +595,32 @@ rewrite_jointree(const GeoidxCatalog &o, PlannerInfo *root, Node *jt, RelOptInfo
 
 } // namespace
 
+bool geoidx_rewrite_postgis = true;
+
+/*
+ * Whether attno of the table leads a geoidx index (its first key column);
+ * *unconditional: one such index is not partial, so every row's value passed
+ * its checks (SRID 4326 or 0) when it was inserted.
+ */
+bool
+geoidx_leads_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno, bool *unconditional)
+{
+	bool found = false;
+	*unconditional = false;
+	each_index(relid,
+			   [&](Oid am, HeapTuple itup)
+			   {
+				   Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
+				   if (am != o.geoidx_am || form->indnkeyatts == 0 ||
+					   form->indkey.values[0] != attno)
+					   return;
+				   found = true;
+				   if (heap_attisnull(itup, Anum_pg_index_indpred, NULL))
+					   *unconditional = true;
+			   });
+	return found;
+}
+
 /* Counts the planner's table lookups: a planning of a table starts a new count (tree_estimate.cc).
  */
 uint64 geoidx_relation_info_calls = 0;
@@ -611,6 +642,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 		return;
 	bool changed = false;
 	rewrite_jointree(o, root, (Node *) root->parse->jointree, rel, relid, &changed);
+	geoidx_rewrite_geography_order(o, root, rel, relid);
 	rewrite_pruned_keys(o, root, rel);
 }
 
@@ -622,12 +654,14 @@ geoidx_install_rewrite_hook(void)
 {
 	DefineCustomBoolVariable(
 		"geoidx.rewrite_postgis",
-		"Gives PostGIS's planar predicates on a geoidx-indexed column a geoidx index condition.",
+		"Gives PostGIS's predicates on a geoidx-indexed column a geoidx index condition.",
 		"ST_Contains, ST_Covers, ST_Intersects and ST_Within on a column that leads a geoidx "
 		"index become geoidx's operators of them (col ##@> g for ST_Contains(col, g)), which call "
-		"PostGIS and which the index can serve. Off: "
-		"they are planned as PostGIS plans them.",
-		&rewrite_postgis, true, PGC_USERSET, 0, NULL, NULL, NULL);
+		"PostGIS; ST_DWithin, ST_Distance, ST_Intersects, ST_Covers and ST_CoveredBy of "
+		"col::geography (or of a geography column) become geoidx_dwithin, <~>, geoidx_intersects, "
+		"geoidx_covers and geoidx_coveredby, which give the same answers. The index can serve "
+		"both. Off: they are planned as PostGIS plans them.",
+		&geoidx_rewrite_postgis, true, PGC_USERSET, 0, NULL, NULL, NULL);
 	prev_hook = get_relation_info_hook;
 	get_relation_info_hook = geoidx_get_relation_info;
 }

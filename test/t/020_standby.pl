@@ -38,6 +38,7 @@ maintenance_work_mem = 64MB
 work_mem = 32MB
 hot_standby_feedback = on
 jit = off
+geoidx.rewrite_postgis = off  # PostGIS's SQL here is a reference
 });
 $primary->start;
 $primary->safe_psql('postgres', q{

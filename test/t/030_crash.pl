@@ -50,6 +50,7 @@ wal_consistency_checking = 'generic'
 jit = off
 autovacuum = off
 restart_after_crash = on
+geoidx.rewrite_postgis = off  # PostGIS's SQL here is a reference
 log_min_messages = warning
 log_statement = none
 });

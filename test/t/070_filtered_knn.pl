@@ -725,6 +725,7 @@ autovacuum = off
 jit = off
 hot_standby_feedback = on
 max_connections = 40
+geoidx.rewrite_postgis = off  # PostGIS's SQL here is a reference
 });
 $primary->start;
 $primary->safe_psql('postgres', q{CREATE EXTENSION geoidx CASCADE; SELECT pg_create_physical_replication_slot('fk_slot');});

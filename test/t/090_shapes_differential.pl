@@ -211,7 +211,7 @@ for my $form ('ST_Contains(z.shape, p.pt)', 'ST_Intersects(z.shape, p.pt)', 'ST_
 	# the SRID would be: the SRID 0 zone goes for the length of the transaction
 	my ($got, $decided) = split /\n/, $node->safe_psql('postgres', qq{
 		BEGIN; DROP INDEX zones_planar; DELETE FROM zones WHERE ST_SRID(shape) <> 4326;
-		SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;
+		SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL geoidx.rewrite_postgis = on;
 		SELECT count(*), coalesce(sum(hashint8(p.id::bigint * 1000003 + z.id)), 0)
 		FROM probes p, LATERAL (SELECT id FROM zones z WHERE $form) z WHERE ST_SRID(p.pt) = 4326;
 		SELECT accepted + rejected FROM geoidx_shape_decisions();
@@ -220,7 +220,7 @@ for my $form ('ST_Contains(z.shape, p.pt)', 'ST_Intersects(z.shape, p.pt)', 'ST_
 	cmp_ok($decided, '>', 0, "planar $form: $decided zones decided from their planar grids");
 	my @errors;
 	for my $plan ('SET LOCAL geoidx.rewrite_postgis = off; SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;',
-		'DROP INDEX zones_planar; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off;')
+		'DROP INDEX zones_planar; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL geoidx.rewrite_postgis = on;')
 	{
 		my ($ret, $out, $err) = $node->psql('postgres', qq{
 			BEGIN; $plan

@@ -1,0 +1,326 @@
+/*
+ * PostGIS's geography forms, as apps send them, on a column that a geoidx
+ * index serves: the calls become geoidx's own, which give the same answers
+ * (each is defined as, and tested against, its PostGIS counterpart) and
+ * which the index can serve.
+ *
+ *   ST_DWithin(col::geography, g, r [, s])     ->  geoidx_dwithin(col, g', r, s)
+ *   ST_Distance(col::geography, g [, true])    ->  col <~> g'
+ *   ST_Intersects(col::geography, g)           ->  geoidx_intersects(col, g')
+ *   ST_Covers(col::geography, g)               ->  geoidx_covers(col, g')
+ *   ST_CoveredBy(col::geography, g)            ->  geoidx_coveredby(col, g')
+ *
+ * with the column on either side, in the argument order written; col is a
+ * geometry column under PostGIS's cast to geography (g' is then g's geometry:
+ * what was cast, or g cast back), or a geography column with geoidx's
+ * geography operator class (g' = g). ST_Distance is replaced wherever it
+ * stands in a condition, so `ST_Distance(...) < r` goes on to become
+ * geoidx_nearer (rewrite.cc), and in an ORDER BY, where `col <~> g'` is the
+ * index's own ordering (PostGIS cannot index that order at all).
+ *
+ * A call is replaced only where the replacement is exact for every input:
+ *   - the column leads a geoidx index, and every value of it has SRID 4326
+ *     (or 0, which the cast reads as 4326): a non-partial geoidx index
+ *     checked each one, or the column's type says SRID 4326;
+ *   - g does not read the column's table and is not volatile (known before
+ *     the scan, so the index can use it);
+ *   - a constant g has SRID 4326 (or 0 before the cast): PostGIS raises its
+ *     mixed-SRID error only on a row, an index scan raises geoidx's when the
+ *     scan starts, also on an empty table, so a constant of another SRID is
+ *     left to PostGIS;
+ *   - ST_DWithin's radius is a constant, not negative and not NaN: PostGIS
+ *     answers false there, where geoidx raises an error, and a parameter
+ *     could be either;
+ *   - ST_Distance uses the spheroid (the default, or a constant true).
+ * NULL gives NULL either way (all are strict); EMPTY gives false or NULL as
+ * in PostGIS. geoidx.rewrite_postgis = off leaves every call as written.
+ */
+#include "geoidx.h"
+
+extern "C"
+{
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/tlist.h"
+#include "utils/lsyscache.h"
+}
+
+#include <cmath>
+
+namespace
+{
+
+constexpr int32 kWgs84 = 4326;
+
+enum class Form
+{
+	kNone,
+	kDWithin,
+	kDistance,
+	kIntersects,
+	kCovers,
+	kCoveredBy
+};
+
+struct Context
+{
+	const GeoidxCatalog *o;
+	PlannerInfo *root;
+	RelOptInfo *rel;
+	Oid relid;
+	bool only_distance; /* the ORDER BY pass: ST_Distance alone */
+	bool changed;
+};
+
+/* Which PostGIS geography function fn is. */
+Form
+form_of(const GeoidxCatalog &o, Oid fn)
+{
+	if (!OidIsValid(fn))
+		return Form::kNone;
+	if (fn == o.pg_dwithin_fn)
+		return Form::kDWithin;
+	if (fn == o.pg_distance_fn)
+		return Form::kDistance;
+	if (fn == o.pg_intersects_fn)
+		return Form::kIntersects;
+	if (fn == o.pg_covers_fn)
+		return Form::kCovers;
+	if (fn == o.pg_coveredby_fn)
+		return Form::kCoveredBy;
+	return Form::kNone;
+}
+
+/* Whether every value of a column of this type modifier can be trusted to be SRID 4326. */
+bool
+typmod_is_wgs84(int32 typmod)
+{
+	return typmod >= 0 && GeoidxTypmodSrid(typmod) == kWgs84;
+}
+
+/*
+ * The column under a geography argument: a geometry Var of the table under
+ * PostGIS's cast (g = 0), or a geography Var (g = 1), that a geoidx index
+ * serves and whose every value has SRID 4326 or 0. NULL otherwise.
+ */
+Var *
+indexed_column(const Context &cx, Node *arg, int *g)
+{
+	const GeoidxCatalog &o = *cx.o;
+	Var *v = NULL;
+	if (IsA(arg, FuncExpr) && ((FuncExpr *) arg)->funcid == o.pg_geography_fn &&
+		list_length(((FuncExpr *) arg)->args) == 1 && IsA(linitial(((FuncExpr *) arg)->args), Var))
+	{
+		v = (Var *) linitial(((FuncExpr *) arg)->args);
+		*g = 0;
+		if (v->vartype != o.geometry_type)
+			return NULL;
+	}
+	else if (IsA(arg, Var) && ((Var *) arg)->vartype == o.geography_type)
+	{
+		v = (Var *) arg;
+		*g = 1;
+	}
+	else
+		return NULL;
+	if ((Index) v->varno != cx.rel->relid || v->varlevelsup != 0 || v->varattno <= 0)
+		return NULL;
+	bool unconditional = false;
+	if (!geoidx_leads_index(o, cx.relid, v->varattno, &unconditional))
+		return NULL;
+	if (!unconditional && !typmod_is_wgs84(v->vartypmod))
+		return NULL;
+	return v;
+}
+
+/* Whether a constant geometry or geography is NULL or of SRID 4326 (or 0, before the cast). */
+bool
+constant_srid_ok(Const *c, bool allow_zero)
+{
+	if (c->constisnull)
+		return true;
+	int32 srid = geoidx_datum_srid(c->constvalue);
+	return srid == kWgs84 || (allow_zero && srid == 0);
+}
+
+/*
+ * The other argument as geoidx's call takes it (g: the column's type), or
+ * NULL where the replacement would not be exact or could not use the index.
+ */
+Node *
+other_argument(const Context &cx, Node *arg, int g)
+{
+	const GeoidxCatalog &o = *cx.o;
+	if (exprType(arg) != o.geography_type || contain_volatile_functions(arg) ||
+		bms_is_member(cx.rel->relid, pull_varnos(cx.root, arg)))
+		return NULL;
+	if (g == 1)
+		return IsA(arg, Const) && !constant_srid_ok((Const *) arg, false) ? NULL : arg;
+	/* for a geometry column: what was cast to geography, or the geography cast back */
+	if (IsA(arg, FuncExpr) && ((FuncExpr *) arg)->funcid == o.pg_geography_fn &&
+		list_length(((FuncExpr *) arg)->args) == 1)
+	{
+		Node *inner = (Node *) linitial(((FuncExpr *) arg)->args);
+		if (exprType(inner) != o.geometry_type)
+			return NULL;
+		return IsA(inner, Const) && !constant_srid_ok((Const *) inner, true) ? NULL : inner;
+	}
+	if (IsA(arg, Const) && !constant_srid_ok((Const *) arg, false))
+		return NULL;
+	if (!OidIsValid(o.pg_geometry_fn))
+		return NULL;
+	Node *back = (Node *) makeFuncExpr(o.pg_geometry_fn, o.geometry_type, list_make1(arg),
+									   InvalidOid, InvalidOid, COERCE_EXPLICIT_CAST);
+	return eval_const_expressions(cx.root, back);
+}
+
+/* Whether n is a constant radius PostGIS and geoidx answer alike: NULL, or a number >= 0. */
+bool
+exact_radius(Node *n)
+{
+	if (!IsA(n, Const) || ((Const *) n)->consttype != FLOAT8OID)
+		return false;
+	Const *c = (Const *) n;
+	if (c->constisnull)
+		return true;
+	double r = DatumGetFloat8(c->constvalue);
+	return !std::isnan(r) && r >= 0;
+}
+
+/* geoidx's call for one PostGIS geography call, or NULL to leave it. */
+Node *
+replacement(const Context &cx, FuncExpr *f)
+{
+	const GeoidxCatalog &o = *cx.o;
+	Form form = form_of(o, f->funcid);
+	if (form == Form::kNone || (cx.only_distance && form != Form::kDistance) ||
+		list_length(f->args) < 2)
+		return NULL;
+	if (form == Form::kDistance &&
+		(list_length(f->args) != 3 || !geoidx_is_true_const((Node *) lthird(f->args))))
+		return NULL;
+	if (form == Form::kDWithin &&
+		(list_length(f->args) != 4 || !exact_radius((Node *) lthird(f->args))))
+		return NULL;
+	for (int side = 0; side < 2; side++)
+	{
+		int g = 0;
+		Var *col = indexed_column(cx, (Node *) list_nth(f->args, side), &g);
+		if (col == NULL)
+			continue;
+		Node *other = other_argument(cx, (Node *) list_nth(f->args, 1 - side), g);
+		if (other == NULL)
+			continue;
+		Node *a = side == 0 ? (Node *) col : other;
+		Node *b = side == 0 ? other : (Node *) col;
+		if (form == Form::kDistance)
+		{
+			if (!OidIsValid(o.distance_op[g]))
+				return NULL;
+			Expr *op = make_opclause(o.distance_op[g], FLOAT8OID, false, (Expr *) a, (Expr *) b,
+									 InvalidOid, InvalidOid);
+			((OpExpr *) op)->location = f->location;
+			return (Node *) op;
+		}
+		Oid fn = InvalidOid;
+		List *args = list_make2(a, b);
+		switch (form)
+		{
+			case Form::kDWithin:
+				fn = o.dwithin_fn[g];
+				args = lappend(lappend(args, lthird(f->args)), lfourth(f->args));
+				break;
+			case Form::kIntersects:
+				fn = o.intersects_fn[g];
+				break;
+			case Form::kCovers:
+				fn = o.covers_fn[g];
+				break;
+			case Form::kCoveredBy:
+				fn = o.coveredby_fn[g];
+				break;
+			default:
+				break;
+		}
+		if (!OidIsValid(fn))
+			return NULL;
+		FuncExpr *call =
+			makeFuncExpr(fn, BOOLOID, args, InvalidOid, f->inputcollid, COERCE_EXPLICIT_CALL);
+		call->location = f->location;
+		return (Node *) call;
+	}
+	return NULL;
+}
+
+Node *
+mutate(Node *n, void *arg)
+{
+	Context *cx = (Context *) arg;
+	if (n == NULL || IsA(n, Query))
+		return n;
+	n = expression_tree_mutator(
+		n, reinterpret_cast<Node *(*) ()>(reinterpret_cast<void (*)()>(mutate)), arg);
+	if (IsA(n, FuncExpr))
+	{
+		Node *r = replacement(*cx, (FuncExpr *) n);
+		if (r != NULL)
+		{
+			cx->changed = true;
+			return r;
+		}
+	}
+	return n;
+}
+
+/* Whether the ORDER BY of this query may be given another (equal) expression. */
+bool
+plain_ordered_select(const Query *q)
+{
+	return q->commandType == CMD_SELECT && q->sortClause != NIL && !q->hasAggs &&
+		   q->groupClause == NIL && q->groupingSets == NIL && q->havingQual == NULL &&
+		   !q->hasWindowFuncs && q->setOperations == NULL && !q->hasTargetSRFs;
+}
+
+} // namespace
+
+/* Replace the geography forms in one condition (see the header); the condition itself otherwise. */
+Node *
+geoidx_rewrite_geography_forms(const GeoidxCatalog &o, PlannerInfo *root, Node *expr,
+							   RelOptInfo *rel, Oid relid, bool *changed)
+{
+	if (!geoidx_rewrite_postgis || rel == NULL || expr == NULL || !OidIsValid(o.pg_dwithin_fn))
+		return expr;
+	Context cx = {&o, root, rel, relid, false, false};
+	Node *r = mutate(expr, &cx);
+	if (!cx.changed)
+		return expr;
+	*changed = true;
+	return r;
+}
+
+/*
+ * Replace ST_Distance(col::geography, g) in the ORDER BY's expressions by
+ * col <~> g', before the planner reads the query's order (query_planner asks
+ * for it after the tables are looked up). Only in a plain SELECT: where rows
+ * are grouped, the grouping must keep matching the expressions as written.
+ */
+void
+geoidx_rewrite_geography_order(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel,
+							   Oid relid)
+{
+	if (!geoidx_rewrite_postgis || rel == NULL || !OidIsValid(o.pg_distance_fn) ||
+		!plain_ordered_select(root->parse))
+		return;
+	Context cx = {&o, root, rel, relid, true, false};
+	ListCell *lc;
+	foreach (lc, root->processed_tlist)
+	{
+		TargetEntry *te = (TargetEntry *) lfirst(lc);
+		if (te->ressortgroupref == 0 ||
+			get_sortgroupref_clause_noerr(te->ressortgroupref, root->parse->sortClause) == NULL)
+			continue;
+		te->expr = (Expr *) mutate((Node *) te->expr, &cx);
+	}
+}
