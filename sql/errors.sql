@@ -1,11 +1,12 @@
 -- Bad input gets a clear error, never a crash and never a half-written index.
 SELECT geoidx_dwithin('SRID=4326;CIRCULARSTRING(0 0, 1 1, 2 0)', 'SRID=4326;POINT(0 0)', 10);
 SELECT 'SRID=3857;POINT(0 0)'::geometry <~> 'SRID=4326;POINT(0 0)'::geometry;
+-- not errors: PostGIS answers false for a negative or NaN radius (nothing is within it), so does geoidx
 SELECT geoidx_dwithin('SRID=4326;POINT(0 0)', 'SRID=4326;POINT(0 0)', -1);
 SELECT geoidx_dwithin('SRID=4326;POINT(0 0)', 'SRID=4326;POINT(0 0)', 'NaN');
 SELECT geoidx_distance(ST_SetSRID(ST_MakePoint('NaN', 0), 4326), 'SRID=4326;POINT(0 0)');
 SELECT geoidx_distance(ST_SetSRID(ST_MakePoint(0, 'Infinity'), 4326), 'SRID=4326;POINT(0 0)');
-SELECT 'CIRCLE(1 2, -5, spheroid)'::geoidx_circle;
+SELECT 'CIRCLE(1 2, -5, spheroid)'::geoidx_circle; -- a disc of nothing, as geoidx_circle(c, -5) makes
 SELECT 'CIRCLE(1 2, 5, ellipse)'::geoidx_circle;
 SELECT 'not a circle'::geoidx_circle;
 SELECT '\x0101'::bytea::geometry <~> 'SRID=4326;POINT(0 0)'::geometry;

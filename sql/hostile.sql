@@ -263,8 +263,9 @@ SELECT (SELECT array_agg(id ORDER BY id) FROM hx WHERE geoidx_dwithin(g, 'SRID=4
 RESET enable_indexscan;
 SET enable_bitmapscan = off;
 
--- Radii: negative, NaN and -Infinity are refused (PostGIS answers false);
--- -0, 0, denormal, huge and +Infinity give ST_DWithin's answer, by index scan too.
+-- Radii: every one gives ST_DWithin's answer, by index scan too: negative,
+-- NaN and -Infinity false (nothing is within them, geoidx_search_box NULL),
+-- -0, 0, denormal, huge and +Infinity the distance compared.
 CREATE TEMP TABLE radii (id int, r float8);
 INSERT INTO radii VALUES (1, -1), (2, -1e-300), (3, 'NaN'), (4, '-Infinity'), (5, '-0'), (6, 0),
 	(7, 5e-324), (8, 1), (9, 2e7), (10, 1e300), (11, 1.7976931348623157e308), (12, 'Infinity'), (13, NULL);

@@ -106,6 +106,9 @@ BEGIN
 END $$;
 
 SELECT check_form('ST_DWithin(%1$s, %2$s::geography, %3$s)', (SELECT array_agg(c) FROM centres), '{0, 500, 3000, 800000}');
+-- a NaN or negative radius: PostGIS answers false (nothing is within it), and so does geoidx
+SELECT check_form('ST_DWithin(%1$s, %2$s::geography, %3$L::float8)', (SELECT array_agg(c) FROM centres), '{-1, -0.000001, NaN, -Infinity}');
+SELECT check_form('NOT ST_DWithin(%2$s::geography, %1$s, %3$L::float8, false)', (SELECT array_agg(c) FROM centres), '{-1, NaN}');
 SELECT check_form('ST_DWithin(%1$s, %2$s::geometry::geography, %3$s)', (SELECT array_agg(c) FROM centres), '{500}');
 SELECT check_form('ST_DWithin(%2$s::geography, %1$s, %3$s, false)', (SELECT array_agg(c) FROM centres), '{500, 800000}');
 SELECT check_form('ST_DWithin(%1$s, %2$s::geography, %3$s, false)', (SELECT array_agg(c) FROM centres), '{500, 800000}');
@@ -136,11 +139,12 @@ SET geoidx.rewrite_postgis = off;
 EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DWithin(pos::geography, ST_SetSRID(ST_MakePoint(-73.96, 40.71), 4326)::geography, 500);
 SET geoidx.rewrite_postgis = on;
 
--- Left as PostGIS plans them, where geoidx's answer could differ:
--- a negative or NaN radius (PostGIS: false; geoidx: an error), a radius not known at plan time,
+-- a negative radius is rewritten too: nothing is within it, in both
 EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, -1);
-EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, 'NaN');
 SELECT count(*) FROM fpts WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, -1);
+
+-- Left as PostGIS plans them, where geoidx's answer could differ:
+-- a volatile radius,
 EXPLAIN (COSTS OFF) SELECT id FROM fpts, (VALUES (500.0::float8)) v(r) WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, r + random());
 -- a constant of another SRID (PostGIS's mixed-SRID error comes from a row; an index scan's would come first),
 EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DWithin(pos::geography, 'SRID=4269;POINT(-73.96 40.71)'::geography, 500);
@@ -165,12 +169,22 @@ SET geoidx.rewrite_postgis = on;
 
 -- Parameters and generic plans: the same answers and a geoidx plan
 PREPARE near(geometry, float8) AS SELECT id FROM fpts WHERE ST_DWithin(pos::geography, $1::geography, 500) ORDER BY id;
+PREPARE near_r(float8) AS SELECT count(*) FROM fpts WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, $1);
 PREPARE knn(geography) AS SELECT id, ST_Distance(pos::geography, $1) FROM fpts ORDER BY ST_Distance(pos::geography, $1) LIMIT 5;
 PREPARE zone(geometry) AS SELECT id FROM fzones WHERE ST_Covers(shape::geography, $1::geography) ORDER BY id;
 SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE near('SRID=4326;POINT(-73.96 40.71)', 0);
 EXPLAIN (COSTS OFF) EXECUTE knn('SRID=4326;POINT(-73.96 40.71)');
 EXPLAIN (COSTS OFF) EXECUTE zone('SRID=4326;POINT(-73.96 40.71)');
+-- a radius parameter: any value, PostGIS's answer
+EXPLAIN (COSTS OFF) EXECUTE near_r(500);
+EXECUTE near_r(3000);
+EXECUTE near_r(-1);
+EXECUTE near_r('NaN');
+SET geoidx.rewrite_postgis = off;
+SELECT r, count(*) FILTER (WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, r)) AS postgis
+	FROM fpts, unnest('{3000, -1, NaN}'::float8[]) r GROUP BY r ORDER BY r;
+SET geoidx.rewrite_postgis = on;
 CREATE FUNCTION generic_differs() RETURNS int LANGUAGE plpgsql AS $$
 DECLARE c text; bad int := 0; a text; b text;
 BEGIN

@@ -143,6 +143,7 @@ SELECT geoidx_circle_distance('SRID=4326;POINT(1 2)'::geometry, '>=', 12.5),
 	geoidx_circle_outside('SRID=4326;POINT(1 2)'::geometry, 3, false),
 	'< CIRCLE(1 2, 5)'::geoidx_circle, 'not circle(1 2, 5, sphere)'::geoidx_circle;
 SELECT geoidx_circle_distance('SRID=4326;POINT(1 2)'::geometry, '=', 12.5);
+-- a negative or NaN radius has nothing within it (PostGIS's ST_DWithin is false): no error
 SELECT geoidx_ring('SRID=4326;POINT(0 0)'::geometry, 'SRID=4326;POINT(0 1)', -1, 5);
 SELECT geoidx_circle_outside('SRID=4326;POINT(1 2)'::geometry, 'NaN', true);
 SELECT 'NOTCIRCLE(1 2, 5)'::geoidx_circle;

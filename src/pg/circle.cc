@@ -93,7 +93,8 @@ static_assert(std::is_trivially_destructible_v<CircleCache>, "fn_extra is freed,
 
 /*
  * Fill c from a centre (already decoded, not empty), a radius, the model and
- * the region, and validate them (the distance comparisons take any bound).
+ * the region. Any radius: a NaN or negative one has nothing within it and
+ * everything outside, as PostGIS's ST_DWithin answers (region.h).
  */
 void
 fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_spheroid, int mode,
@@ -101,8 +102,6 @@ fill_circle(GeoidxCircle *c, const GeoidxPoint *centre, double metres, bool use_
 {
 	geoidx::LonLat ll;
 
-	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
-		geoidx_check_radius(metres);
 	geoidx_point_unit(centre, what, &ll, NULL);
 	memset(c, 0, sizeof(*c));
 	c->lon = ll.lon;
@@ -148,8 +147,6 @@ geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, in
 				   bool point_first)
 {
 	GeoidxPoint centre;
-	if (mode == (int) geoidx::RegionMode::within || mode == (int) geoidx::RegionMode::outside)
-		geoidx_check_radius(metres);
 	geoidx_decode_point(PG_GETARG_DATUM(0), kCircleWhat, &centre);
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
 	if (centre.empty)
@@ -276,10 +273,7 @@ geoidx_circle_in(PG_FUNCTION_ARGS)
 	context.previous = error_context_stack;
 	error_context_stack = &context;
 	GeoidxCircle *c = (GeoidxCircle *) palloc(sizeof(GeoidxCircle));
-	if (mode == (int) geoidx::RegionMode::outside && std::isnan(metres))
-		everything_outside(c, use_spheroid, point_first); /* as geoidx_circle_out writes it */
-	else
-		fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
+	fill_circle(c, &centre, metres, use_spheroid, mode, point_first, kCircleWhat);
 	if (candidate)
 		c->flags |= GEOIDX_CIRCLE_CANDIDATE;
 	error_context_stack = context.previous;

@@ -108,9 +108,16 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	GeoidxPoint a, b;
 	geoidx::LonLat lla, llb;
 
-	geoidx_check_radius(metres);
 	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
 	{
+		Datum r;
+		if (geoidx_radius_holds_nothing(metres)) /* PostGIS's answer (or its error) */
+		{
+			geoidx_postgis_call(GEOIDX_PG_DWITHIN, PG_GETARG_DATUM(0),
+								"argument 1 of geoidx_dwithin", PG_GETARG_DATUM(1),
+								"argument 2 of geoidx_dwithin", metres, use_spheroid, &r);
+			return r;
+		}
 		/* a polygon and a point: decided from the prepared polygon where its bounds decide */
 		int fast = geoidx_prepared_dwithin(PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin",
 										   PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin",
@@ -121,7 +128,6 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 										   metres, use_spheroid);
 		if (fast >= 0)
 			PG_RETURN_BOOL(fast == 1);
-		Datum r;
 		geoidx_postgis_call(GEOIDX_PG_DWITHIN, PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin",
 							PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin", metres,
 							use_spheroid, &r);
@@ -129,7 +135,7 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	}
 	bool have_a = geoidx_read_point(PG_GETARG_DATUM(0), "argument 1 of geoidx_dwithin", &a, &lla);
 	bool have_b = geoidx_read_point(PG_GETARG_DATUM(1), "argument 2 of geoidx_dwithin", &b, &llb);
-	if (!have_a || !have_b)
+	if (!have_a || !have_b || geoidx_radius_holds_nothing(metres))
 		PG_RETURN_BOOL(false);
 
 	/*

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <cmath>
 #include <type_traits>
 
 #include "dwithin_memo.h"
@@ -721,6 +722,15 @@ typedef struct GeoidxCircle
 
 /* circle.cc: the circle type, its constructors' common part, pos <@ circle */
 extern void geoidx_check_radius(double metres);
+/*
+ * Whether ST_DWithin holds for no pair at this radius: PostGIS compares
+ * distance <= radius, false for NaN and below zero (an answer, not an error).
+ */
+static inline bool
+geoidx_radius_holds_nothing(double metres)
+{
+	return std::isnan(metres) || metres < 0.0;
+}
 extern Datum geoidx_make_circle(FunctionCallInfo fcinfo, double metres, bool use_spheroid, int mode,
 								bool point_first);
 extern geoidx::RegionTest geoidx_circle_region(const GeoidxCircle *c);

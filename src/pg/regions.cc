@@ -154,16 +154,14 @@ geoidx_outside(PG_FUNCTION_ARGS)
 
 /*
  * Return geoidx_ring(a, b, min, max, use_spheroid) = geoidx_dwithin(a, b, max) AND
- * NOT geoidx_dwithin(a, b, min): both radii are checked as geoidx_dwithin
- * checks them; an EMPTY point is in no ring.
+ * NOT geoidx_dwithin(a, b, min), a NaN or negative radius included (nothing is
+ * within it); an EMPTY point is in no ring.
  */
 extern "C" Datum
 geoidx_ring(PG_FUNCTION_ARGS)
 {
 	double rmin = PG_GETARG_FLOAT8(2), rmax = PG_GETARG_FLOAT8(3);
 	bool use_spheroid = PG_NARGS() > 4 ? PG_GETARG_BOOL(4) : true;
-	geoidx_check_radius(rmin);
-	geoidx_check_radius(rmax);
 	geoidx::GeoPoint a, b;
 	static const char *const what[2] = {"argument 1 of geoidx_ring", "argument 2 of geoidx_ring"};
 	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
@@ -179,8 +177,9 @@ geoidx_ring(PG_FUNCTION_ARGS)
 	}
 	if (!read_pair(fcinfo, what, &a, &b))
 		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(geoidx::st_dwithin(a, b, rmax, use_spheroid) &&
-				   !geoidx::st_dwithin(a, b, rmin, use_spheroid));
+	PG_RETURN_BOOL(
+		!geoidx_radius_holds_nothing(rmax) && geoidx::st_dwithin(a, b, rmax, use_spheroid) &&
+		(geoidx_radius_holds_nothing(rmin) || !geoidx::st_dwithin(a, b, rmin, use_spheroid)));
 }
 
 /* ---------- col <@ array: "is one of", the index form of col = ANY(array) ---------- */

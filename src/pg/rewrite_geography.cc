@@ -28,9 +28,8 @@
  *     mixed-SRID error only on a row, an index scan raises geoidx's when the
  *     scan starts, also on an empty table, so a constant of another SRID is
  *     left to PostGIS;
- *   - ST_DWithin's radius is a constant, not negative and not NaN: PostGIS
- *     answers false there, where geoidx raises an error, and a parameter
- *     could be either;
+ *   - ST_DWithin's radius is not volatile (any value: a NaN or negative one
+ *     gives false in both);
  *   - ST_Distance uses the spheroid (the default, or a constant true).
  * NULL gives NULL either way (all are strict); EMPTY gives false or NULL as
  * in PostGIS. geoidx.rewrite_postgis = off leaves every call as written.
@@ -46,8 +45,6 @@ extern "C"
 #include "optimizer/tlist.h"
 #include "utils/lsyscache.h"
 }
-
-#include <cmath>
 
 namespace
 {
@@ -176,19 +173,6 @@ other_argument(const Context &cx, Node *arg, int g)
 	return eval_const_expressions(cx.root, back);
 }
 
-/* Whether n is a constant radius PostGIS and geoidx answer alike: NULL, or a number >= 0. */
-bool
-exact_radius(Node *n)
-{
-	if (!IsA(n, Const) || ((Const *) n)->consttype != FLOAT8OID)
-		return false;
-	Const *c = (Const *) n;
-	if (c->constisnull)
-		return true;
-	double r = DatumGetFloat8(c->constvalue);
-	return !std::isnan(r) && r >= 0;
-}
-
 /* geoidx's call for one PostGIS geography call, or NULL to leave it. */
 Node *
 replacement(const Context &cx, FuncExpr *f)
@@ -202,7 +186,7 @@ replacement(const Context &cx, FuncExpr *f)
 		(list_length(f->args) != 3 || !geoidx_is_true_const((Node *) lthird(f->args))))
 		return NULL;
 	if (form == Form::kDWithin &&
-		(list_length(f->args) != 4 || !exact_radius((Node *) lthird(f->args))))
+		(list_length(f->args) != 4 || contain_volatile_functions((Node *) lthird(f->args))))
 		return NULL;
 	for (int side = 0; side < 2; side++)
 	{

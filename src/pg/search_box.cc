@@ -52,8 +52,9 @@ geoidx_search_box(PG_FUNCTION_ARGS)
 	GeoidxPoint centre;
 	geoidx::LonLat ll;
 
-	geoidx_check_radius(metres);
-	if (!geoidx_read_point(PG_GETARG_DATUM(0), "the centre of geoidx_search_box", &centre, &ll))
+	/* NULL (a key no row matches) for an EMPTY centre and for a radius with nothing within */
+	if (!geoidx_read_point(PG_GETARG_DATUM(0), "the centre of geoidx_search_box", &centre, &ll) ||
+		geoidx_radius_holds_nothing(metres))
 		PG_RETURN_NULL();
 	geoidx::DegreeBox box = geoidx::search_box(ll, metres, use_spheroid);
 	PG_RETURN_DATUM(geoidx_box_geometry(&box));

@@ -319,17 +319,17 @@ geoidx_candidate_disc(const GeoidxPoint *p, const char *what, double metres, geo
  * geoidx_candidate_circle(g, metres): a candidate disc (GEOIDX_CIRCLE_CANDIDATE,
  * on the sphere) holding every point within metres of g, for the spheroid or
  * the sphere: the cap of g's box, plus metres and 1 % (the sphere's distances
- * are within 0.5 % of the spheroid's), plus a metre. NULL for an EMPTY g.
+ * are within 0.5 % of the spheroid's), plus a metre. NULL for an EMPTY g and for a NaN or negative
+ * radius (nothing is within it).
  */
 extern "C" Datum
 geoidx_candidate_circle(PG_FUNCTION_ARGS)
 {
 	static const char *const what = "argument 1 of geoidx_candidate_circle";
 	double metres = PG_GETARG_FLOAT8(1);
-	geoidx_check_radius(metres);
 	GeoidxPoint p;
 	geoidx_decode_any(PG_GETARG_DATUM(0), what, &p);
-	if (p.empty)
+	if (p.empty || geoidx_radius_holds_nothing(metres)) /* a disc of nothing: no row */
 		PG_RETURN_NULL();
 	GeoidxCircle *c = (GeoidxCircle *) palloc0(sizeof(GeoidxCircle));
 	geoidx::LonLat ll;

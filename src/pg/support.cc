@@ -70,7 +70,9 @@ geoidx_is_true_const(Node *n)
 	return IsA(n, Const) && !((Const *) n)->constisnull && DatumGetBool(((Const *) n)->constvalue);
 }
 
-/* Return metres + kOrderSlackMetres; a constant is folded, and left alone if negative (an error).
+/*
+ * Return metres + kOrderSlackMetres; a constant is folded, and left alone if
+ * NaN or negative (a disc of nothing either way).
  */
 Node *
 geoidx_widen_radius(Node *metres, const GeoidxCatalog &o)
@@ -194,8 +196,8 @@ index_condition(SupportRequestIndexCondition *req)
 		 * the same either way. PostGIS's great-circle formula is not symmetric in
 		 * the last bits, so for the sphere (or an unknown model) with the column
 		 * first the index gets a radius 1 um larger and the call stays as the
-		 * filter. (A parameter radius in [-1 um, 0) then errors only on the rows
-		 * the index returns, rather than on the first row.)
+		 * filter. (A parameter radius in [-1 um, 0) then gives the index a
+		 * tiny disc, and the filter false for the rows it returns.)
 		 */
 		bool exact = req->indexarg == 1 || geoidx_is_true_const(use_spheroid);
 		if (!exact)
