@@ -27,21 +27,21 @@ declare -A WL_TITLE=(
 )
 declare -A WL_FULL=(
   [t]="select1"
-  [r1_ids]="noindex gist_geog gist_geom spgist geoidx geoidx_cl redis"
+  [r1_ids]="noindex gist_geog gist_geom spgist geoidx geoidx_pg geoidx_cl redis"
   [r1_count]="noindex gist_geog gist_geom spgist geoidx geoidx_cl"
   [r1_limit]="tid pk gist_geog geoidx"
   [r2_limit]="tid geoidx"
   [k1_limit]="tid geoidx"
-  [r2]="gist_geog gist_geom spgist geoidx geoidx_cl"
-  [k1_world_10]="gist_geog gist_geom geoidx redis"
+  [r2]="gist_geog gist_geom spgist geoidx geoidx_pg geoidx_cl"
+  [k1_world_10]="gist_geog gist_geom geoidx geoidx_pg redis"
   [k1_world_100]="gist_geog gist_geom geoidx redis"
-  [k1_cities_10]="gist_geog gist_geom geoidx"
+  [k1_cities_10]="gist_geog gist_geom geoidx geoidx_pg"
   [k1_cities_100]="gist_geog gist_geom geoidx"
   [kf]="gist_geog gist_geom geoidx"
   [pg]="gist_geog gist_offset gist_p1 geoidx geoidx_p1"
-  [g1_covers]="gist_geog gist_geom geoidx geoidx_planar"
-  [g2_dwithin]="gist_geog gist_geom geoidx"
-  [g3_knn]="gist_geog gist_geom geoidx"
+  [g1_covers]="gist_geog gist_geom geoidx geoidx_pg geoidx_planar"
+  [g2_dwithin]="gist_geog gist_geom geoidx geoidx_pg"
+  [g3_knn]="gist_geog gist_geom geoidx geoidx_pg"
   [g4_coveredby]="gist_geog gist_geom geoidx"
   [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
@@ -49,19 +49,19 @@ declare -A WL_FULL=(
 # The default (<= 5 minutes) run: the variants the targets are about.
 declare -A WL_SHORT=(
   [t]="select1"
-  [r1_ids]="gist_geog gist_geom geoidx geoidx_cl redis"
+  [r1_ids]="gist_geog gist_geom geoidx geoidx_pg geoidx_cl redis"
   [r1_count]="gist_geog geoidx"
   [r1_limit]="tid geoidx"
   [r2_limit]="tid geoidx"
   [k1_limit]="tid geoidx"
-  [r2]="gist_geog gist_geom geoidx geoidx_cl"
-  [k1_world_10]="gist_geog gist_geom geoidx redis"
-  [k1_cities_10]="gist_geog geoidx"
+  [r2]="gist_geog gist_geom geoidx geoidx_pg geoidx_cl"
+  [k1_world_10]="gist_geog gist_geom geoidx geoidx_pg redis"
+  [k1_cities_10]="gist_geog geoidx geoidx_pg"
   [kf]="gist_geog geoidx"
   [pg]="gist_offset geoidx geoidx_p1"
-  [g1_covers]="gist_geog gist_geom geoidx geoidx_planar"
-  [g2_dwithin]="gist_geog geoidx"
-  [g3_knn]="gist_geog geoidx"
+  [g1_covers]="gist_geog gist_geom geoidx geoidx_pg geoidx_planar"
+  [g2_dwithin]="gist_geog geoidx geoidx_pg"
+  [g3_knn]="gist_geog geoidx geoidx_pg"
   [g4_coveredby]="gist_geog gist_geom geoidx"
   [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
@@ -86,19 +86,20 @@ wl_pgbench_vars() {
 # (PG: page 1, and GiST's OFFSET form) -> the variant whose table they read.
 index_variant() {
   case $1 in
-    geoidx_p1 | geoidx_planar | tid) echo geoidx ;;
+    geoidx_p1 | geoidx_planar | geoidx_pg | tid) echo geoidx ;;
     geoidx_p64_cells) echo geoidx_p64 ;;
     gist_offset | gist_p1) echo gist_geog ;;
     *) echo "$1" ;;
   esac
 }
 
-# Settings a variant's sessions run with (PGOPTIONS): geoidx_planar is PostGIS's
-# planar SQL as the app sends it, served through geoidx's rewrite, which the
-# cluster has off for every other variant (cluster.sh).
+# Settings a variant's sessions run with (PGOPTIONS): geoidx_planar and
+# geoidx_pg are PostGIS's SQL as the app sends it (planar, geography), served
+# through geoidx's rewrite, which the cluster has off for every other variant
+# (cluster.sh).
 variant_pgoptions() {
   case $1 in
-    geoidx_planar) echo "-c geoidx.rewrite_postgis=on" ;;
+    geoidx_planar | geoidx_pg) echo "-c geoidx.rewrite_postgis=on" ;;
   esac
 }
 

@@ -41,6 +41,15 @@ KNN = ("/* client:knn */ SELECT id, pos <~> ST_SetSRID(ST_MakePoint(%(lon)s, %(l
 KNN_CAT = ("/* client:knn_cat */ SELECT id, pos <~> %(c)s::geometry AS metres FROM pts"
            " WHERE cat = %(cat)s ORDER BY pos <~> %(c)s::geometry LIMIT %(k)s")
 
+# PostGIS's own SQL, as an app sends it, with every value a parameter (the
+# radius too): geoidx's rewrite must give it the geoidx index in a generic plan.
+PG_RADIUS = ("/* client:pg_radius */ SELECT id FROM pts WHERE ST_DWithin(pos::geography,"
+             " ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography, %(r)s)")
+PG_KNN = ("/* client:pg_knn */ SELECT id, ST_Distance(pos::geography,"
+          " ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography) AS metres FROM pts"
+          " ORDER BY ST_Distance(pos::geography, ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography)"
+          " LIMIT %(k)s")
+
 REF_RADIUS = ("SELECT id FROM pts WHERE ST_DWithin(pos::geography,"
               " ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography, %(r)s)")
 # WITH TIES: every row tied with the k-th, so that any choice among them can be accepted.
@@ -82,10 +91,15 @@ def knn_mismatch(got, ref, k):
 
 
 class Session:
-    """The connection under test: auto_explain's NOTICE of each execution is kept."""
+    """The connection under test: auto_explain's NOTICE of each execution is kept.
+
+    It has geoidx's rewrite of PostGIS's SQL on (the default, which the test
+    cluster turns off so that the reference connection's SQL stays PostGIS's).
+    """
 
     def __init__(self, conninfo):
         self.conn = psycopg.connect(conninfo, autocommit=True)
+        self.conn.execute("SET geoidx.rewrite_postgis = on")
         self.notices = []
         self.conn.add_notice_handler(lambda diag: self.notices.append(diag.message_primary))
         self.conn.execute("LOAD 'auto_explain'")
@@ -149,6 +163,16 @@ def main():
                     f" only geoidx: {sorted(set(got) - want)[:5]}, only PostGIS: {sorted(want - set(got))[:5]}")
     prove_generic(t, s, "/* client:radius */", indexes, "Index Cond:")
 
+    print("radius: PostGIS's ST_DWithin(geography) sent unchanged, rewritten, vs the same SQL on PostGIS")
+    for r in RADII + [-1.0, float("nan")]:  # a negative or NaN radius: false, as PostGIS says
+        for lon, lat in CENTRES:
+            p = {"lon": lon, "lat": lat, "r": r}
+            got = [row[0] for row in s.run(PG_RADIUS, p)]
+            want = {row[0] for row in ref.execute(REF_RADIUS, p)}
+            t.check(len(got) == len(set(got)) and set(got) == want,
+                    f"PostGIS form, radius ({lon}, {lat}) {r} m: {len(got)} rows, PostGIS {len(want)}")
+    prove_generic(t, s, "/* client:pg_radius */", indexes, "Index Cond:")
+
     refs = {}
 
     def knn_battery(query, tag, cases):
@@ -177,6 +201,9 @@ def main():
     prove_generic(t, s, "/* client:knn */", indexes, "Order By:")
     knn_battery(KNN_CAT, "knn_cat", cat_cases)
     prove_generic(t, s, "/* client:knn_cat */", indexes, "Order By:")
+    print("k-NN: PostGIS's ORDER BY ST_Distance(geography) LIMIT k sent unchanged, rewritten")
+    knn_battery(PG_KNN, "pg_knn", knn_cases)
+    prove_generic(t, s, "/* client:pg_knn */", indexes, "Order By:")
 
     print(f"psycopg: {t.passed} passed, {t.failed} failed")
     return 1 if t.failed else 0
