@@ -159,6 +159,25 @@ INSERT INTO fpartial SELECT id, pos FROM fpts WHERE id > 100000;
 CREATE INDEX ON fpartial USING geoidx (pos) WHERE id > 0;
 EXPLAIN (COSTS OFF) SELECT id FROM fpartial WHERE id > 0 AND ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, 500);
 
+-- ORMs cast to a typed geography (GeoAlchemy2: CAST(pos AS geography(GEOMETRY,-1))): on a 2-D
+-- column of SRID 4326 that cast changes nothing, and the call is rewritten; a cast that could
+-- raise PostGIS's typmod error for some row (Z required here) is left as written
+CREATE TABLE ftyped (id int PRIMARY KEY, pos geometry(Point, 4326));
+INSERT INTO ftyped SELECT id, pos FROM fpts WHERE ST_SRID(pos) = 4326;
+CREATE INDEX ftyped_pos ON ftyped USING geoidx (pos);
+ANALYZE ftyped;
+EXPLAIN (COSTS OFF) SELECT id FROM ftyped
+	WHERE ST_DWithin(CAST(pos AS geography(GEOMETRY,-1)), CAST(ST_GeogFromText('SRID=4326;POINT(-73.96 40.71)') AS geography(GEOMETRY,-1)), 3000);
+EXPLAIN (COSTS OFF) SELECT id FROM ftyped
+	WHERE ST_DWithin(CAST(pos AS geography(POINTZ,4326)), 'SRID=4326;POINT(-73.96 40.71)'::geography, 3000);
+CREATE TEMP TABLE typed_got AS SELECT c, (SELECT array_agg(id ORDER BY id) FROM ftyped
+	WHERE ST_DWithin(CAST(pos AS geography(GEOMETRY,-1)), CAST(c AS geography(GEOMETRY,-1)), 3000)) AS ids FROM centres;
+SET geoidx.rewrite_postgis = off;
+SELECT count(*) AS centres, count(*) FILTER (WHERE g.ids IS DISTINCT FROM (SELECT array_agg(id ORDER BY id) FROM ftyped
+	WHERE ST_DWithin(CAST(pos AS geography(GEOMETRY,-1)), CAST(g.c AS geography(GEOMETRY,-1)), 3000))) AS differ,
+	sum(cardinality(g.ids)) AS rows FROM typed_got g;
+SET geoidx.rewrite_postgis = on;
+
 -- Errors: where PostGIS raises one, so does the rewritten query (the messages are geoidx's or PostGIS's)
 \set VERBOSITY terse
 SELECT count(*) FROM fpts WHERE ST_DWithin(pos::geography, 'SRID=4269;POINT(-73.96 40.71)'::geography, 500);
@@ -211,5 +230,5 @@ SET geoidx.rewrite_postgis = on;
 \set VERBOSITY default
 RESET plan_cache_mode;
 
-DROP TABLE fpts, fzones, fgeog, fpartial, centres, qshapes, results;
+DROP TABLE fpts, fzones, fgeog, fpartial, ftyped, centres, qshapes, results;
 DROP FUNCTION uses_geoidx, rows_of, check_form, generic_differs;

@@ -169,6 +169,8 @@ load_catalog(GeoidxCatalog *c)
 			c->pg_geography_fn = geoidx_function_oid("geography", postgis, 1, cast1, true);
 			const Oid back1[1] = {g};
 			c->pg_geometry_fn = geoidx_function_oid("geometry", postgis, 1, back1, true);
+			const Oid typmod3[3] = {g, INT4OID, BOOLOID};
+			c->pg_geography_typmod_fn = geoidx_function_oid("geography", postgis, 3, typmod3, true);
 			const Oid dw[4] = {g, g, FLOAT8OID, BOOLOID};
 			c->pg_dwithin_fn = geoidx_function_oid("st_dwithin", postgis, 4, dw, true);
 			const Oid dist[3] = {g, g, BOOLOID};

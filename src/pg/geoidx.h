@@ -539,13 +539,14 @@ typedef struct GeoidxCatalog
 	bool envelope_ready;
 	FmgrInfo envelope; /* envelope_fn, set up on first use */
 	/* PostGIS's geography functions, the exact answers for shapes (postgis_calls.cc) */
-	Oid pg_geography_fn;  /* geography(geometry): the cast */
-	Oid pg_geometry_fn;   /* geometry(geography): the cast back */
-	Oid pg_dwithin_fn;    /* ST_DWithin(geography, geography, float8, boolean) */
-	Oid pg_distance_fn;   /* ST_Distance(geography, geography, boolean) */
-	Oid pg_covers_fn;     /* ST_Covers(geography, geography) */
-	Oid pg_coveredby_fn;  /* ST_CoveredBy(geography, geography) */
-	Oid pg_intersects_fn; /* ST_Intersects(geography, geography) */
+	Oid pg_geography_fn;        /* geography(geometry): the cast */
+	Oid pg_geometry_fn;         /* geometry(geography): the cast back */
+	Oid pg_geography_typmod_fn; /* geography(geography, int4, boolean): a cast to geography(T, S) */
+	Oid pg_dwithin_fn;          /* ST_DWithin(geography, geography, float8, boolean) */
+	Oid pg_distance_fn;         /* ST_Distance(geography, geography, boolean) */
+	Oid pg_covers_fn;           /* ST_Covers(geography, geography) */
+	Oid pg_coveredby_fn;        /* ST_CoveredBy(geography, geography) */
+	Oid pg_intersects_fn;       /* ST_Intersects(geography, geography) */
 	/* PostGIS's planar predicates (geometry, geometry), which rewrite.cc gives an index condition
 	 */
 	Oid planar_contains_fn;

@@ -98,15 +98,45 @@ typmod_is_wgs84(int32 typmod)
 }
 
 /*
+ * What a cast to geography(Type, SRID) does to a value of a 2-D column of
+ * SRID 4326: nothing, where its type is Geometry (any) and its SRID 4326 (or
+ * unknown), without Z or M. Anything else may raise PostGIS's typmod error for
+ * some row, which the rewritten call would not.
+ */
+bool
+typmod_cast_is_identity(const FuncExpr *f, const Var *column)
+{
+	Node *typmod = (Node *) lsecond(f->args);
+	if (!IsA(typmod, Const) || ((Const *) typmod)->constisnull)
+		return false;
+	int32 t = DatumGetInt32(((Const *) typmod)->constvalue);
+	int32 srid = t < 0 ? 0 : GeoidxTypmodSrid(t);
+	bool to_any =
+		t < 0 || (GeoidxTypmodType(t) == 0 && !GeoidxTypmodHasZ(t) && !GeoidxTypmodHasM(t));
+	int32 c = column->vartypmod;
+	bool column_2d = c >= 0 && !GeoidxTypmodHasZ(c) && !GeoidxTypmodHasM(c);
+	return to_any && (srid == kWgs84 || srid == 0) && column_2d;
+}
+
+/*
  * The column under a geography argument: a geometry Var of the table under
- * PostGIS's cast (g = 0), or a geography Var (g = 1), that a geoidx index
- * serves and whose every value has SRID 4326 or 0. NULL otherwise.
+ * PostGIS's cast (g = 0; also under a cast to geography(Geometry, 4326) that
+ * changes nothing, as ORMs write it), or a geography Var (g = 1), that a
+ * geoidx index serves and whose every value has SRID 4326 or 0. NULL
+ * otherwise.
  */
 Var *
 indexed_column(const Context &cx, Node *arg, int *g)
 {
 	const GeoidxCatalog &o = *cx.o;
 	Var *v = NULL;
+	FuncExpr *typmod_cast = NULL;
+	if (IsA(arg, FuncExpr) && ((FuncExpr *) arg)->funcid == o.pg_geography_typmod_fn &&
+		OidIsValid(o.pg_geography_typmod_fn) && list_length(((FuncExpr *) arg)->args) == 3)
+	{
+		typmod_cast = (FuncExpr *) arg;
+		arg = (Node *) linitial(typmod_cast->args);
+	}
 	if (IsA(arg, FuncExpr) && ((FuncExpr *) arg)->funcid == o.pg_geography_fn &&
 		list_length(((FuncExpr *) arg)->args) == 1 && IsA(linitial(((FuncExpr *) arg)->args), Var))
 	{
@@ -123,6 +153,8 @@ indexed_column(const Context &cx, Node *arg, int *g)
 	else
 		return NULL;
 	if ((Index) v->varno != cx.rel->relid || v->varlevelsup != 0 || v->varattno <= 0)
+		return NULL;
+	if (typmod_cast != NULL && !typmod_cast_is_identity(typmod_cast, v))
 		return NULL;
 	bool unconditional = false;
 	if (!geoidx_leads_index(o, cx.relid, v->varattno, &unconditional))
