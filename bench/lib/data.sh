@@ -23,7 +23,7 @@ dataset_load() {
   case $ds in
     seed1) sql -f "$BENCH_DIR/sql/seed1.sql" >/dev/null ;;
     seed2) sql -v points="$SEED2_POINTS" -f "$BENCH_DIR/sql/seed2.sql" >/dev/null ;;
-    world) sql -v points="$WORLD_POINTS" -f "$BENCH_DIR/sql/world.sql" >/dev/null ;;
+    world) sql -v points="$WORLD_POINTS" -v table=world -v seed=0.3018 -f "$BENCH_DIR/sql/uniform.sql" >/dev/null ;;
     worldcat)
       # derived from world (KF): world first, if this run has not loaded it
       [[ $(sql -c "SELECT to_regclass('world') IS NOT NULL") == t ]] || dataset_load world

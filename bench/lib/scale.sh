@@ -5,7 +5,7 @@
 # number of points (1 M, 10 M, 100 M by default).
 #
 # For each size N: one table `scale` of N points uniform on the sphere
-# (world.sql's distribution, seeded), its heap VACUUMed and ANALYZEd, then
+# (uniform.sql, world's distribution with its own seed), its heap VACUUMed and ANALYZEd, then
 # three indexes on it, each build timed alone and sized: geoidx (with the
 # cluster's one parallel maintenance worker, as every build in bench/),
 # GiST(geometry), GiST(geography). Then, with each index's own query form
@@ -80,7 +80,7 @@ scale_one_size() { # points
   step "scale: $n points"
   [[ $(sql -c "SELECT to_regclass('scale') IS NULL") == t ]] || sql -c "DROP TABLE scale" >/dev/null
   t0=$(now_ms)
-  sql -v points="$n" -f "$BENCH_DIR/sql/scale.sql" >/dev/null
+  sql -v points="$n" -v table=scale -v seed=0.4018 -f "$BENCH_DIR/sql/uniform.sql" >/dev/null
   sql -c "VACUUM ANALYZE scale" >/dev/null
   ms=$(($(now_ms) - t0))
   table_bytes=$(sql -c "SELECT pg_relation_size('scale')")

@@ -16,22 +16,10 @@ import sys
 
 import psycopg2
 
+from checks import Checks  # test/clients/checks.py, beside this file
+
 CENTRES = [(2.35, 48.86), (-73.98, 40.75), (179.99, 5.0), (0.0, 89.9), (112.0, -7.0)]
 RADII = [300.0, 5000.0, 300000.0]
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL: {what}", flush=True)
-        return ok
 
 
 class Reference:

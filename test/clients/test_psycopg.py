@@ -15,6 +15,8 @@ import sys
 
 import psycopg
 
+from checks import Checks  # test/clients/checks.py, beside this file
+
 CENTRES = [
     (2.35, 48.86),     # inside a dense cluster
     (-60.0, 20.0),     # a cluster ~10 m across: thousands of points at almost one distance
@@ -55,20 +57,6 @@ REF_RADIUS = ("SELECT id FROM pts WHERE ST_DWithin(pos::geography,"
 # WITH TIES: every row tied with the k-th, so that any choice among them can be accepted.
 REF_KNN = ("SELECT id, ST_Distance(pos::geography, ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography) AS d"
            " FROM pts WHERE %(cat)s::int IS NULL OR cat = %(cat)s ORDER BY d FETCH FIRST %(k)s ROWS WITH TIES")
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL: {what}", flush=True)
-        return ok
 
 
 def knn_mismatch(got, ref, k):
