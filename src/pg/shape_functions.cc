@@ -319,8 +319,8 @@ geoidx_candidate_disc(const GeoidxPoint *p, const char *what, double metres, geo
  * geoidx_candidate_circle(g, metres): a candidate disc (GEOIDX_CIRCLE_CANDIDATE,
  * on the sphere) holding every point within metres of g, for the spheroid or
  * the sphere: the cap of g's box, plus metres and 1 % (the sphere's distances
- * are within 0.5 % of the spheroid's), plus a metre. NULL for an EMPTY g and for a NaN or negative
- * radius (nothing is within it).
+ * are within 0.5 % of the spheroid's), plus a metre. NULL for an EMPTY g,
+ * and for a NaN or negative radius (nothing is within it).
  */
 extern "C" Datum
 geoidx_candidate_circle(PG_FUNCTION_ARGS)

@@ -85,10 +85,10 @@ geoidx_region_index_conditions(SupportRequestIndexCondition *req)
 	/*
 	 * A constant shape: its regions are no circles around a point. Nearer
 	 * than a radius is within the candidate disc of that radius (lossy, the
-	 * call stays as the filter), for a radius that disc takes (a constant
-	 * number >= 0); the other regions get no condition. (A parameter keeps
-	 * the circle of a point, whose constructor refuses a shape: keyset paging
-	 * with a generic plan must keep its index condition.)
+	 * call stays as the filter), for a constant number >= 0 (nearer than NaN
+	 * is every row, float8's order); the other regions get no condition. (A
+	 * parameter keeps the circle of a point, whose constructor refuses a
+	 * shape: keyset paging with a generic plan must keep its condition.)
 	 */
 	if (IsA(other, Const) && !geoidx_is_point_for_every_row(other, o))
 	{
