@@ -115,6 +115,9 @@ SELECT check_form('ST_DWithin(%1$s, %2$s::geography, %3$s, false)', (SELECT arra
 SELECT check_form('NOT ST_DWithin(%1$s, %2$s::geography, %3$s)', (SELECT array_agg(c) FROM centres), '{3000, 8000000}');
 SELECT check_form('ST_Distance(%1$s, %2$s::geography) < %3$s', (SELECT array_agg(c) FROM centres), '{500, 800000}');
 SELECT check_form('%3$s >= ST_Distance(%2$s::geography, %1$s)', (SELECT array_agg(c) FROM centres), '{500, 800000}');
+-- the sphere's distance: the comparison stays, the index reads the candidate disc of the bound
+SELECT check_form('ST_Distance(%1$s, %2$s::geography, false) < %3$L::float8', (SELECT array_agg(c) FROM centres), '{0, 500, 800000, -1}');
+SELECT check_form('%3$L::float8 >= ST_Distance(%2$s::geography, %1$s, false)', (SELECT array_agg(c) FROM centres), '{500, 3000}');
 SELECT check_form('ST_Distance(%1$s, %2$s::geography) > %3$s', (SELECT array_agg(c) FROM centres), '{3000, 8000000}');
 SELECT check_form('ST_Intersects(%1$s, %2$s::geography)', (SELECT array_agg(q) FROM qshapes), '{0}');
 SELECT check_form('ST_Intersects(%2$s::geography, %1$s)', (SELECT array_agg(q) FROM qshapes), '{0}');
@@ -126,6 +129,33 @@ SELECT check_form('ST_Distance(%1$s, %2$s::geography)', (SELECT array_agg(c) FRO
 SELECT check_form('ST_Distance(%2$s::geography, %1$s)', (SELECT array_agg(c) FROM centres), '{10}', true);
 -- every form above, every table: the same rows, and a geoidx index read
 SELECT form, tbl, queries, rows > 0 AS found, differ, no_geoidx FROM results ORDER BY form, tbl;
+
+-- ST_DistanceSphere(geometry, geometry) is PostGIS's SQL function over ST_Distance(geography, false):
+-- the same rows with and without the rewrite, on points and zones (a centre of SRID 0 too: the
+-- inlined casts read it as 4326), and the candidate disc in the plan
+CREATE FUNCTION sphere_check() RETURNS TABLE (queries int, rows bigint, differ int, no_geoidx int) LANGUAGE plpgsql AS $$
+DECLARE q text; want text; got text; c text; r text; t text[];
+BEGIN
+	queries := 0; rows := 0; differ := 0; no_geoidx := 0;
+	FOREACH t SLICE 1 IN ARRAY ARRAY[['fpts', 'pos', '<'], ['fzones', 'shape', '<=']] LOOP
+		FOR c IN SELECT centres.c FROM centres WHERE centres.c NOT LIKE '%EMPTY%' LOOP
+			FOREACH r IN ARRAY ARRAY['500', '3000', '800000'] LOOP
+				q := format('SELECT id FROM %s WHERE ST_DistanceSphere(%s, %L::geometry) %s %s', t[1], t[2], c, t[3], r);
+				PERFORM set_config('geoidx.rewrite_postgis', 'off', true);
+				want := rows_of(q, false);
+				PERFORM set_config('geoidx.rewrite_postgis', 'on', true);
+				got := rows_of(q, false);
+				queries := queries + 1;
+				rows := rows + CASE WHEN want = '' THEN 0 ELSE array_length(string_to_array(want, ','), 1) END;
+				IF got IS DISTINCT FROM want THEN differ := differ + 1; RAISE WARNING 'differs: %', q; END IF;
+				IF NOT uses_geoidx(q) THEN no_geoidx := no_geoidx + 1; RAISE WARNING 'no geoidx: %', q; END IF;
+			END LOOP;
+		END LOOP;
+	END LOOP;
+	RETURN NEXT;
+END $$;
+SELECT * FROM sphere_check();
+EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DistanceSphere(pos, 'SRID=4326;POINT(-73.96 40.71)'::geometry) < 500;
 
 -- As the plans show them: what each form becomes
 EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DWithin(pos::geography, ST_SetSRID(ST_MakePoint(-73.96, 40.71), 4326)::geography, 500);
@@ -148,8 +178,8 @@ SELECT count(*) FROM fpts WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.
 EXPLAIN (COSTS OFF) SELECT id FROM fpts, (VALUES (500.0::float8)) v(r) WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, r + random());
 -- a constant of another SRID (PostGIS's mixed-SRID error comes from a row; an index scan's would come first),
 EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DWithin(pos::geography, 'SRID=4269;POINT(-73.96 40.71)'::geography, 500);
--- the sphere distance, an ORDER BY that is grouped, the column's own table on the other side,
-EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_Distance(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, false) < 500;
+-- the sphere distance beyond a bound, an ORDER BY that is grouped, the column's own table on the other side,
+EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_Distance(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography, false) > 500;
 EXPLAIN (COSTS OFF) SELECT min(ST_Distance(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography)) FROM fpts
 	GROUP BY id % 2 ORDER BY min(ST_Distance(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography));
 EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DWithin(pos::geography, ST_PointN(ST_MakeLine(pos, pos), 1)::geography, 500);
@@ -231,4 +261,4 @@ SET geoidx.rewrite_postgis = on;
 RESET plan_cache_mode;
 
 DROP TABLE fpts, fzones, fgeog, fpartial, ftyped, centres, qshapes, results;
-DROP FUNCTION uses_geoidx, rows_of, check_form, generic_differs;
+DROP FUNCTION uses_geoidx, rows_of, check_form, generic_differs, sphere_check;

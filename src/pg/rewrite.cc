@@ -555,10 +555,19 @@ rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo
 		return NULL;
 	if (IsA(quals, List))
 	{
+		List *added = NIL;
 		ListCell *lc;
 		foreach (lc, (List *) quals)
+		{
 			lfirst(lc) = rewrite_qual(o, root, (Node *) lfirst(lc), rel, relid, changed);
-		return quals;
+			Node *disc =
+				geoidx_sphere_distance_candidates(o, root, (Node *) lfirst(lc), rel, relid);
+			if (disc != NULL && !list_member((List *) quals, disc))
+				added = lappend(added, disc);
+		}
+		if (added != NIL)
+			*changed = true;
+		return (Node *) list_concat((List *) quals, added);
 	}
 	if (is_andclause(quals))
 	{

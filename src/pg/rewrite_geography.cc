@@ -9,6 +9,9 @@
  *   ST_Intersects(col::geography, g)           ->  geoidx_intersects(col, g')
  *   ST_Covers(col::geography, g)               ->  geoidx_covers(col, g')
  *   ST_CoveredBy(col::geography, g)            ->  geoidx_coveredby(col, g')
+ *   ST_Distance(col::geography, g, false) < r  ->  itself, AND col <@ geoidx_candidate_circle(g',
+ * r) (the sphere: also ST_DistanceSphere(col, g), a SQL function PostGIS defines as that call,
+ * which the planner has inlined by now)
  *
  * with the column on either side, in the argument order written; col is a
  * geometry column under PostGIS's cast to geography (g' is then g's geometry:
@@ -45,6 +48,8 @@ extern "C"
 #include "optimizer/tlist.h"
 #include "utils/lsyscache.h"
 }
+
+#include <cmath>
 
 namespace
 {
@@ -205,6 +210,25 @@ other_argument(const Context &cx, Node *arg, int g)
 	return eval_const_expressions(cx.root, back);
 }
 
+/*
+ * The indexed column among f's first two arguments (*side: which) and the
+ * other argument as geoidx's call takes it; false if neither side serves.
+ */
+bool
+column_pair(const Context &cx, const FuncExpr *f, Var **col, Node **other, int *g, int *side)
+{
+	for (*side = 0; *side < 2; (*side)++)
+	{
+		*col = indexed_column(cx, (Node *) list_nth(f->args, *side), g);
+		if (*col == NULL)
+			continue;
+		*other = other_argument(cx, (Node *) list_nth(f->args, 1 - *side), *g);
+		if (*other != NULL)
+			return true;
+	}
+	return false;
+}
+
 /* geoidx's call for one PostGIS geography call, or NULL to leave it. */
 Node *
 replacement(const Context &cx, FuncExpr *f)
@@ -220,54 +244,48 @@ replacement(const Context &cx, FuncExpr *f)
 	if (form == Form::kDWithin &&
 		(list_length(f->args) != 4 || contain_volatile_functions((Node *) lthird(f->args))))
 		return NULL;
-	for (int side = 0; side < 2; side++)
+	Var *col;
+	Node *other;
+	int g, side;
+	if (!column_pair(cx, f, &col, &other, &g, &side))
+		return NULL;
+	Node *a = side == 0 ? (Node *) col : other;
+	Node *b = side == 0 ? other : (Node *) col;
+	if (form == Form::kDistance)
 	{
-		int g = 0;
-		Var *col = indexed_column(cx, (Node *) list_nth(f->args, side), &g);
-		if (col == NULL)
-			continue;
-		Node *other = other_argument(cx, (Node *) list_nth(f->args, 1 - side), g);
-		if (other == NULL)
-			continue;
-		Node *a = side == 0 ? (Node *) col : other;
-		Node *b = side == 0 ? other : (Node *) col;
-		if (form == Form::kDistance)
-		{
-			if (!OidIsValid(o.distance_op[g]))
-				return NULL;
-			Expr *op = make_opclause(o.distance_op[g], FLOAT8OID, false, (Expr *) a, (Expr *) b,
-									 InvalidOid, InvalidOid);
-			((OpExpr *) op)->location = f->location;
-			return (Node *) op;
-		}
-		Oid fn = InvalidOid;
-		List *args = list_make2(a, b);
-		switch (form)
-		{
-			case Form::kDWithin:
-				fn = o.dwithin_fn[g];
-				args = lappend(lappend(args, lthird(f->args)), lfourth(f->args));
-				break;
-			case Form::kIntersects:
-				fn = o.intersects_fn[g];
-				break;
-			case Form::kCovers:
-				fn = o.covers_fn[g];
-				break;
-			case Form::kCoveredBy:
-				fn = o.coveredby_fn[g];
-				break;
-			default:
-				break;
-		}
-		if (!OidIsValid(fn))
+		if (!OidIsValid(o.distance_op[g]))
 			return NULL;
-		FuncExpr *call =
-			makeFuncExpr(fn, BOOLOID, args, InvalidOid, f->inputcollid, COERCE_EXPLICIT_CALL);
-		call->location = f->location;
-		return (Node *) call;
+		Expr *op = make_opclause(o.distance_op[g], FLOAT8OID, false, (Expr *) a, (Expr *) b,
+								 InvalidOid, InvalidOid);
+		((OpExpr *) op)->location = f->location;
+		return (Node *) op;
 	}
-	return NULL;
+	Oid fn = InvalidOid;
+	List *args = list_make2(a, b);
+	switch (form)
+	{
+		case Form::kDWithin:
+			fn = o.dwithin_fn[g];
+			args = lappend(lappend(args, lthird(f->args)), lfourth(f->args));
+			break;
+		case Form::kIntersects:
+			fn = o.intersects_fn[g];
+			break;
+		case Form::kCovers:
+			fn = o.covers_fn[g];
+			break;
+		case Form::kCoveredBy:
+			fn = o.coveredby_fn[g];
+			break;
+		default:
+			break;
+	}
+	if (!OidIsValid(fn))
+		return NULL;
+	FuncExpr *call =
+		makeFuncExpr(fn, BOOLOID, args, InvalidOid, f->inputcollid, COERCE_EXPLICIT_CALL);
+	call->location = f->location;
+	return (Node *) call;
 }
 
 Node *
@@ -290,6 +308,26 @@ mutate(Node *n, void *arg)
 	return n;
 }
 
+/* Which of < <= > >= (float8) opno is: 2 <, 3 <=, 0 >, 1 >= (catalog order), or -1. */
+int
+float8_comparison(const GeoidxCatalog &o, Oid opno)
+{
+	for (int i = 0; i < 4; i++)
+		if (OidIsValid(o.float8_cmp[i]) && opno == o.float8_cmp[i])
+			return i;
+	return -1;
+}
+
+/* Whether a constant bound leaves a sphere-distance comparison to the disc of its value. */
+bool
+disc_bound(Node *n)
+{
+	if (!IsA(n, Const) || ((Const *) n)->consttype != FLOAT8OID || ((Const *) n)->constisnull)
+		return false;
+	/* d < NaN holds for every row (float8 puts NaN above every number): no disc has them */
+	return !std::isnan(DatumGetFloat8(((Const *) n)->constvalue));
+}
+
 /* Whether the ORDER BY of this query may be given another (equal) expression. */
 bool
 plain_ordered_select(const Query *q)
@@ -300,6 +338,54 @@ plain_ordered_select(const Query *q)
 }
 
 } // namespace
+
+/*
+ * For a sphere distance compared with a constant, ST_Distance(col::geography,
+ * g, false) < r (or <=, or the mirror; ST_DistanceSphere(col, g) is that call,
+ * inlined), the lossy condition col <@ geoidx_candidate_circle(g', r) to add
+ * beside it, or NULL. geoidx has no region of the sphere distance, but every
+ * row the comparison keeps is in that disc (it holds sphere distances up to
+ * r plus 1 %), so the comparison stays, as PostGIS wrote it, and the index
+ * reads only the disc. A NaN bound keeps every row: no condition then.
+ */
+Node *
+geoidx_sphere_distance_candidates(const GeoidxCatalog &o, PlannerInfo *root, Node *qual,
+								  RelOptInfo *rel, Oid relid)
+{
+	if (!geoidx_rewrite_postgis || rel == NULL || !IsA(qual, OpExpr) ||
+		list_length(((OpExpr *) qual)->args) != 2 || !OidIsValid(o.pg_distance_fn))
+		return NULL;
+	OpExpr *op = (OpExpr *) qual;
+	int cmp = float8_comparison(o, op->opno);
+	Node *l = (Node *) linitial(op->args), *r = (Node *) lsecond(op->args);
+	Node *dist, *bound;
+	if (cmp == 2 || cmp == 3) /* d < r, d <= r */
+		dist = l, bound = r;
+	else if (cmp == 0 || cmp == 1) /* r > d, r >= d */
+		dist = r, bound = l;
+	else
+		return NULL;
+	if (!IsA(dist, FuncExpr) || ((FuncExpr *) dist)->funcid != o.pg_distance_fn ||
+		list_length(((FuncExpr *) dist)->args) != 3 || !disc_bound(bound))
+		return NULL;
+	FuncExpr *f = (FuncExpr *) dist;
+	Node *spheroid = (Node *) lthird(f->args);
+	if (!IsA(spheroid, Const) || ((Const *) spheroid)->constisnull ||
+		geoidx_is_true_const(spheroid))
+		return NULL; /* the spheroid's is rewritten to <~> itself */
+	Context cx = {&o, root, rel, relid, false, false};
+	Var *col;
+	Node *other;
+	int g, side;
+	if (!column_pair(cx, f, &col, &other, &g, &side) || !OidIsValid(o.candidate_fn[g]) ||
+		!OidIsValid(o.within_op[g]))
+		return NULL;
+	FuncExpr *disc = makeFuncExpr(o.candidate_fn[g], o.circle_type, list_make2(other, bound),
+								  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	return (Node *) make_opclause(o.within_op[g], BOOLOID, false, (Expr *) col,
+								  (Expr *) eval_const_expressions(root, (Node *) disc), InvalidOid,
+								  InvalidOid);
+}
 
 /* Replace the geography forms in one condition (see the header); the condition itself otherwise. */
 Node *

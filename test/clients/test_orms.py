@@ -150,12 +150,22 @@ def geodjango(t, dsn, ref):
             app_label = "geoidx_test"
             db_table = "dj_places"
 
+    class Stop(models.Model):  # a geometry field of SRID 4326: GeoDjango measures it on the sphere
+        pos = models.PointField(srid=4326, spatial_index=False)
+
+        class Meta:
+            app_label = "geoidx_test"
+            db_table = "dj_stops"
+
     with connection.schema_editor() as editor:
         editor.create_model(Place)
+        editor.create_model(Stop)
     with connection.cursor() as c:
         c.execute("INSERT INTO dj_places (pos) SELECT pos::geography FROM pts WHERE pos IS NOT NULL")
         c.execute("CREATE INDEX dj_places_pos ON dj_places USING geoidx (pos)")
-        c.execute("ANALYZE dj_places")
+        c.execute("INSERT INTO dj_stops (pos) SELECT pos FROM pts WHERE pos IS NOT NULL")
+        c.execute("CREATE INDEX dj_stops_pos ON dj_stops USING geoidx (pos)")
+        c.execute("ANALYZE dj_places, dj_stops")
 
     def last_sql():
         # the SQL as sent (psycopg2 interpolates the parameters on the client)
@@ -170,6 +180,9 @@ def geodjango(t, dsn, ref):
                     ("geodjango distance_lte", Place.objects.filter(pos__distance_lte=(here, D(m=r))))):
                 got = [(p.id,) for p in qs]
                 ref.verify(t, f"{label} ({lon}, {lat}) {r} m", last_sql(), got, False)
+        for r in RADII:  # ST_DistanceSphere(pos, ...) <= r
+            got = [(p.id,) for p in Stop.objects.filter(pos__distance_lte=(here, D(m=r)))]
+            ref.verify(t, f"geodjango geometry distance_lte ({lon}, {lat}) {r} m", last_sql(), got, False)
         qs = Place.objects.annotate(d=Distance("pos", here)).order_by("d")[:10]
         got = [(p.id, p.d.m) for p in qs]
         ref.verify(t, f"geodjango Distance order_by ({lon}, {lat})", last_sql(), got, True)
@@ -182,10 +195,10 @@ def geodjango(t, dsn, ref):
 def main():
     dsn = sys.argv[1] if len(sys.argv) > 1 else ""
     t = Checks()
-    ref = Reference(dsn, ["ga_shops_pos", "ga_spots_geog", "dj_places_pos"])
+    ref = Reference(dsn, ["ga_shops_pos", "ga_spots_geog", "dj_places_pos", "dj_stops_pos"])
     print("GeoAlchemy2: geometry and geography columns, ST_DWithin, ST_Distance, ST_CoveredBy")
     geoalchemy(t, dsn, ref)
-    print("GeoDjango: a geography PointField, dwithin, distance_lte, Distance, coveredby")
+    print("GeoDjango: a geography PointField (dwithin, distance_lte, Distance, coveredby), a geometry one (distance_lte)")
     geodjango(t, dsn, ref)
     print(f"orms: {t.passed} passed, {t.failed} failed")
     return 1 if t.failed else 0
