@@ -45,12 +45,8 @@ read_serialized_header(const uint8_t *data, size_t len, SerializedHeader *out, W
 		*err = WalkError{WalkStatus::not_version_2, 0, 3};
 		return false;
 	}
-	const uint32_t raw_srid = ((uint32_t) data[0] << 16) | ((uint32_t) data[1] << 8) | data[2];
-	/* sign-extend the 21-bit field */
-	const int32_t srid =
-		(raw_srid & 0x100000u) ? (int32_t) (raw_srid | 0xFFE00000u) : (int32_t) raw_srid;
 	SerializedHeader h{};
-	h.srid = srid;
+	h.srid = serialized_srid(data);
 	h.has_z = (flags & kFlagZ) != 0;
 	h.has_m = (flags & kFlagM) != 0;
 	h.geodetic = (flags & kFlagGeodetic) != 0;

@@ -53,6 +53,14 @@ enum GeomType : uint32_t
 /* "Point", "MultiPolygon", ...; "unknown type" past the last. */
 const char *geom_type_name(uint32_t type);
 
+/* The SRID of a serialized value: its first 3 bytes, a big-endian 21-bit signed field. */
+inline int32_t
+serialized_srid(const uint8_t *data)
+{
+	const uint32_t raw = ((uint32_t) data[0] << 16) | ((uint32_t) data[1] << 8) | data[2];
+	return (raw & 0x100000u) ? (int32_t) (raw | 0xFFE00000u) : (int32_t) raw;
+}
+
 struct SerializedHeader
 {
 	int32_t srid;

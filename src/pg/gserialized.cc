@@ -124,8 +124,7 @@ geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out)
 	if (len < 4 + 8)
 		malformed(what, "the value is shorter than a geometry header");
 
-	int32 srid = (int32) (((uint32) data[0] << 16) | ((uint32) data[1] << 8) | data[2]);
-	srid = (int32) ((uint32) srid << 11) >> 11;
+	int32 srid = geoidx::serialized_srid(data);
 	uint8 flags = data[3];
 	bool v2 = (flags & kFlagVersion) != 0;
 	int ndims = 2 + ((flags & kFlagZ) ? 1 : 0) + ((flags & kFlagM) ? 1 : 0);
@@ -419,6 +418,5 @@ geoidx_datum_srid(Datum value)
 	const uint8 *data = (const uint8 *) VARDATA_ANY(v);
 	if (VARSIZE_ANY_EXHDR(v) < 3)
 		return 0;
-	int32 srid = (int32) (((uint32) data[0] << 16) | ((uint32) data[1] << 8) | data[2]);
-	return (int32) ((uint32) srid << 11) >> 11;
+	return geoidx::serialized_srid(data);
 }

@@ -473,22 +473,6 @@ rewrite_condition(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid, b
 	return r;
 }
 
-/* Whether attno of the table leads a geoidx index (its first key column). */
-bool
-leads_geoidx_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
-{
-	bool found = false;
-	each_index(relid,
-			   [&](Oid am, HeapTuple itup)
-			   {
-				   Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
-				   if (am == o.geoidx_am && form->indnkeyatts > 0 &&
-					   form->indkey.values[0] == attno)
-					   found = true;
-			   });
-	return found;
-}
-
 /*
  * The operator clause that stands for a PostGIS planar predicate on a column
  * of this table that leads a geoidx index (see the header), or NULL.
@@ -520,12 +504,14 @@ planar_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *
 		if (!IsA(col, Var))
 			continue;
 		Var *v = (Var *) col;
+		bool unconditional; /* any leading geoidx index: PostGIS's call checks the rest */
 		if ((Index) v->varno != rel->relid || v->varlevelsup != 0 || v->varattno <= 0 ||
 			v->vartype != o.geometry_type || exprType(other) != o.geometry_type)
 			continue;
 		/* the other side must be known before the scan: another table's, a parameter, a constant */
 		if (bms_is_member(rel->relid, pull_varnos(root, other)) ||
-			contain_volatile_functions(other) || !leads_geoidx_index(o, relid, v->varattno))
+			contain_volatile_functions(other) ||
+			!geoidx_leads_index(o, relid, v->varattno, &unconditional))
 			continue;
 		return (Node *) make_opclause(op, BOOLOID, false, (Expr *) linitial(f->args),
 									  (Expr *) lsecond(f->args), InvalidOid, f->inputcollid);
