@@ -563,20 +563,32 @@ ALTER OPERATOR FAMILY @extschema@.geoidx_geography_ops USING geoidx ADD
 -- ST_Within(g, col), ST_Covers(col, g) and ST_Intersects (either side) on a
 -- geoidx-indexed geometry column: each function is the PostGIS call itself,
 -- and a geoidx scan decides a point g from a zone's planar grid where it can.
+-- Called as functions (the column on the side an operator of the family does
+-- not take: ST_Within(col, g), ST_Contains(g, col), ST_Covers(g, col)), their
+-- support function gives the box condition PostGIS gives GiST (col @ g,
+-- col ~ g), lossy, the call staying as the filter.
+CREATE FUNCTION @extschema@.geoidx_planar_support(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'geoidx_planar_support'
+	LANGUAGE C STRICT PARALLEL SAFE;
+
 CREATE FUNCTION @extschema@.geoidx_planar_contains(a geometry, b geometry)
 	RETURNS boolean
 	AS 'MODULE_PATHNAME', 'geoidx_planar_contains'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_planar_support;
 
 CREATE FUNCTION @extschema@.geoidx_planar_within(a geometry, b geometry)
 	RETURNS boolean
 	AS 'MODULE_PATHNAME', 'geoidx_planar_within'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_planar_support;
 
 CREATE FUNCTION @extschema@.geoidx_planar_covers(a geometry, b geometry)
 	RETURNS boolean
 	AS 'MODULE_PATHNAME', 'geoidx_planar_covers'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_planar_support;
 
 CREATE FUNCTION @extschema@.geoidx_planar_intersects(a geometry, b geometry)
 	RETURNS boolean
@@ -611,6 +623,31 @@ ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
 	OPERATOR 6 @extschema@.##@> (geometry, geometry),
 	OPERATOR 7 @extschema@.##~@> (geometry, geometry),
 	OPERATOR 8 @extschema@.##&& (geometry, geometry);
+
+-- PostGIS's own box operators (issue 11: the map viewport, col && ST_MakeEnvelope(...)),
+-- which GiST serves: in geoidx's family they are index conditions as they stand,
+-- the column on either side (&& is its own commutator, @ and ~ each other's).
+-- The scan compares a point's box exactly as PostGIS does and rechecks shapes.
+ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
+	OPERATOR 9 && (geometry, geometry),
+	OPERATOR 10 @ (geometry, geometry),
+	OPERATOR 11 ~ (geometry, geometry);
+
+-- PostGIS's ST_CoveredBy(a, b) and ST_DWithin(a, b, degrees) on geometry, which
+-- the rewrite puts in the place of PostGIS's calls on a geoidx-indexed column:
+-- the call itself, with the box condition PostGIS gives GiST (col @ g, col ~ g;
+-- col && ST_Expand(g, degrees)) as a lossy index condition.
+CREATE FUNCTION @extschema@.geoidx_planar_coveredby(a geometry, b geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_planar_coveredby'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_planar_support;
+
+CREATE FUNCTION @extschema@.geoidx_planar_dwithin(a geometry, b geometry, degrees float8)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'geoidx_planar_dwithin'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100
+	SUPPORT @extschema@.geoidx_planar_support;
 
 -- How many shape entries this backend's scans decided from the index alone.
 CREATE FUNCTION @extschema@.geoidx_shape_decisions(OUT ruled_out_by_box bigint,

@@ -60,7 +60,7 @@ complement(Verdict v)
 RegionTest
 region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode, bool point_first)
 {
-	RegionTest t;
+	RegionTest t{};
 	t.mode = mode;
 	t.constant = -1;
 	t.point_first = point_first;
@@ -89,12 +89,24 @@ region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode, 
 	return t;
 }
 
+RegionTest
+region_box_meets(const Box3 &image)
+{
+	RegionTest t{};
+	t.mode = RegionMode::box_meets;
+	t.constant = -1;
+	t.box = image;
+	return t;
+}
+
 /* Judge a box against a region: inside, outside or maybe. */
 Verdict
 classify_region(const RegionTest &t, const Box3 &b)
 {
 	if (box_is_empty(b))
 		return Verdict::outside; /* holds no point */
+	if (t.mode == RegionMode::box_meets)
+		return box_meets(t.box, b) ? Verdict::maybe : Verdict::outside;
 	if (t.constant >= 0)
 		return t.constant ? Verdict::inside : Verdict::outside;
 	Verdict v = classify_box(t.circle, b);
@@ -105,6 +117,8 @@ classify_region(const RegionTest &t, const Box3 &b)
 bool
 point_in_region(const RegionTest &t, LonLat p)
 {
+	if (t.mode == RegionMode::box_meets)
+		return true;
 	if (t.constant >= 0)
 		return t.constant != 0;
 	if ((t.mode == RegionMode::within || t.mode == RegionMode::outside) && !t.point_first)
@@ -117,6 +131,8 @@ point_in_region(const RegionTest &t, LonLat p)
 bool
 point_in_region_at(const RegionTest &t, LonLat p, GeoPoint g, const Vec3 &v)
 {
+	if (t.mode == RegionMode::box_meets)
+		return true;
 	if (t.constant >= 0)
 		return t.constant != 0;
 	/*

@@ -7,6 +7,10 @@
  *   dist_ge   ST_Distance(centre, p) >= r           pos <~> c >= r
  *   dist_lt   ST_Distance(centre, p) <  r           pos <~> c <  r
  *   dist_le   ST_Distance(centre, p) <= r           pos <~> c <= r
+ *   box_meets a box of unit vectors (planar_box.h)    col && q, col @ q, col ~ q
+ *
+ * box_meets is lossy: it prunes boxes that miss it and holds for every point,
+ * which the planar box key then decides from the raw coordinates.
  *
  * ST_Distance is the rounded value <~> returns (10 nm), ST_DWithin the
  * unrounded comparison PostGIS makes; the box verdicts of RadiusTest carry a
@@ -32,8 +36,10 @@ enum class RegionMode : int
 	dist_ge = 3,
 	dist_lt = 4,
 	dist_le = 5,
+	box_meets = 6,
 };
 
+/* The modes a geoidx_circle can hold (all but box_meets). */
 constexpr int kRegionModes = 6;
 
 struct RegionTest
@@ -48,6 +54,7 @@ struct RegionTest
 	 * so the exact test must take them in the caller's order.
 	 */
 	bool point_first;
+	Box3 box; /* box_meets: the boxes of entries that may match reach it */
 };
 
 /*
@@ -57,6 +64,9 @@ struct RegionTest
  */
 RegionTest region_test(GeoPoint centre, double radius, bool use_spheroid, RegionMode mode,
 					   bool point_first = false);
+
+/* The lossy region of a planar box key: boxes that miss `image` hold no match. */
+RegionTest region_box_meets(const Box3 &image);
 
 /* inside: every point in the box is in the region; outside: none is. */
 Verdict classify_region(const RegionTest &t, const Box3 &b);

@@ -113,6 +113,16 @@ box_contains(const Box3 &outer, const Box3 &inner)
 	return true;
 }
 
+/* Whether two boxes share a point (an empty one shares none). */
+inline bool
+box_meets(const Box3 &a, const Box3 &b)
+{
+	for (int i = 0; i < 3; i++)
+		if (a.lo[i] > b.hi[i] || b.lo[i] > a.hi[i])
+			return false;
+	return true;
+}
+
 inline double
 box_margin(const Box3 &b)
 {

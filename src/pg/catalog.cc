@@ -183,6 +183,22 @@ load_catalog(GeoidxCatalog *c)
 			c->planar_covers_fn = geoidx_function_oid("st_covers", postgis, 2, gg, true);
 			c->planar_intersects_fn = geoidx_function_oid("st_intersects", postgis, 2, gg, true);
 			c->planar_within_fn = geoidx_function_oid("st_within", postgis, 2, gg, true);
+			c->pg_box2d_fn = geoidx_function_oid("box2d", postgis, 1, gg, true);
+			c->planar_coveredby_fn = geoidx_function_oid("st_coveredby", postgis, 2, gg, true);
+			const Oid ggr[3] = {c->geometry_type, c->geometry_type, FLOAT8OID};
+			c->planar_dwithin_fn = geoidx_function_oid("st_dwithin", postgis, 3, ggr, true);
+			const Oid gr[2] = {c->geometry_type, FLOAT8OID};
+			c->pg_expand_fn = geoidx_function_oid("st_expand", postgis, 2, gr, true);
+			c->box_within_op = geoidx_operator_oid("@", gg[0], gg[1], postgis, true);
+			c->box_contains_op = geoidx_operator_oid("~", gg[0], gg[1], postgis, true);
+			c->gx_planar_contains_fn =
+				geoidx_function_oid("geoidx_planar_contains", ours, 2, gg, true);
+			c->gx_planar_within_fn = geoidx_function_oid("geoidx_planar_within", ours, 2, gg, true);
+			c->gx_planar_covers_fn = geoidx_function_oid("geoidx_planar_covers", ours, 2, gg, true);
+			c->gx_planar_coveredby_fn =
+				geoidx_function_oid("geoidx_planar_coveredby", ours, 2, gg, true);
+			c->gx_planar_dwithin_fn =
+				geoidx_function_oid("geoidx_planar_dwithin", ours, 3, ggr, true);
 			const Oid t = c->geometry_type;
 			c->planar_contains_op = geoidx_operator_oid("##@>", t, t, ours, true);
 			c->planar_within_op = geoidx_operator_oid("##<@", t, t, ours, true);

@@ -12,6 +12,7 @@
 #include "heap_order.h"
 #include "knn_search.h"
 #include "region.h"
+#include "planar_box.h"
 #include "sphere_bounds.h"
 
 #include "pg.h"
@@ -553,6 +554,18 @@ typedef struct GeoidxCatalog
 	Oid planar_covers_fn;
 	Oid planar_intersects_fn;
 	Oid planar_within_fn;
+	Oid pg_box2d_fn; /* PostGIS's box2d(geometry): the box its && compares, as doubles */
+	Oid planar_coveredby_fn;
+	Oid planar_dwithin_fn; /* ST_DWithin(geometry, geometry, float8) */
+	Oid pg_expand_fn;      /* ST_Expand(geometry, float8): PostGIS's box for ST_DWithin */
+	Oid box_within_op;     /* PostGIS's @ (geometry, geometry) */
+	Oid box_contains_op;   /* PostGIS's ~ (geometry, geometry) */
+	/* geoidx's functions of the planar predicates (planar_functions.cc) */
+	Oid gx_planar_contains_fn;
+	Oid gx_planar_within_fn;
+	Oid gx_planar_covers_fn;
+	Oid gx_planar_coveredby_fn;
+	Oid gx_planar_dwithin_fn;
 	/* geoidx's operators of those (geometry, geometry), what rewrite.cc puts in their place */
 	Oid planar_contains_op;   /* ##@> */
 	Oid planar_within_op;     /* ##<@ */
@@ -691,10 +704,14 @@ extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_
 #define GEOIDX_STRATEGY_PLANAR_CONTAINS 6
 #define GEOIDX_STRATEGY_PLANAR_COVERS 7
 #define GEOIDX_STRATEGY_PLANAR_INTERSECTS 8
+/* PostGIS's own box operators, col && q, col @ q, col ~ q (planar_box.h): the map viewport */
+#define GEOIDX_STRATEGY_BOX_OVERLAPS 9
+#define GEOIDX_STRATEGY_BOX_WITHIN 10
+#define GEOIDX_STRATEGY_BOX_CONTAINS 11
 /* scalar operator classes (the columns after the point) number as btree: < <= = >= > */
 #define GEOIDX_SCALAR_STRATEGIES 6 /* and 6: <@ (anyelement, anyarray), "is one of" */
 #define GEOIDX_SCALAR_IN 6
-#define GEOIDX_NSTRATEGIES 8
+#define GEOIDX_NSTRATEGIES 11
 #define GEOIDX_DECODE_PROC 1
 #define GEOIDX_NPROCS 1
 
@@ -773,7 +790,9 @@ typedef struct GeoidxProbe
 	bool planar; /* a planar strategy whose g a planar grid may decide (SRID 4326, in range) */
 	geoidx::Vec3 v;
 	const geoidx::CoverShape
-		*polygon; /* coveredby a polygonal g: its prepared form, in scan memory */
+		*polygon;                  /* coveredby a polygonal g: its prepared form, in scan memory */
+	bool box;                      /* a box operator's key (scan_box.cc) */
+	geoidx::PointBoxTest box_test; /* ... which decides a point entry */
 } GeoidxProbe;
 
 /* The verdict on one entry. */
@@ -783,6 +802,9 @@ typedef enum GeoidxEntryVerdict
 	GEOIDX_ENTRY_MATCH,
 	GEOIDX_ENTRY_RECHECK,
 } GeoidxEntryVerdict;
+
+/* scan_box.cc: the keys of PostGIS's box operators */
+extern void geoidx_box_key(GeoidxScanOpaque so, ScanKey key);
 
 /* scan_probe.cc: the shape operators' keys */
 extern void geoidx_probe_key(GeoidxScanOpaque so, ScanKey key);

@@ -26,12 +26,20 @@
  *   ST_Contains(col, g)    ->  col ##@> g     ST_Within(g, col)  ->  g ##<@ col
  *   ST_Covers(col, g)      ->  col ##~@> g
  *   ST_Intersects(col, g)  ->  col ##&& g     (and g ##&& col)
+ *   ST_Within(col, g), ST_Contains(g, col), ST_Covers(g, col), ST_CoveredBy
+ *   (either side), ST_DWithin(col, g, degrees) (either side)
+ *                          ->  geoidx_planar_within(col, g), ... (the same call)
  *
  * Each operator's function is the PostGIS call with the arguments as written
  * (planar_functions.cc), so the value and any error are PostGIS's; the
  * operators are in geoidx's operator family (##<@ and g ##&& col through their
  * commutators), so they are index conditions, which the index decides from a
- * zone's planar grid where it can and rechecks elsewhere (scan_probe.cc).
+ * zone's planar grid where it can and rechecks elsewhere (scan_probe.cc). The
+ * functions' support gives the index PostGIS's own box condition of the call
+ * (col @ g, col ~ g, col && ST_Expand(g, d)), as PostGIS gives it to GiST,
+ * and the call stays as the filter (planar_support.cc). PostGIS's box
+ * operators themselves (col && box, the map viewport) need no rewrite: they
+ * are in geoidx's family (scan_box.cc).
  *
  * and, under the same setting, PostGIS's geography forms (ST_DWithin,
  * ST_Distance, ST_Intersects, ST_Covers, ST_CoveredBy of col::geography or of
@@ -473,9 +481,19 @@ rewrite_condition(const GeoidxCatalog &o, Node *n, RelOptInfo *rel, Oid relid, b
 	return r;
 }
 
+/* Whether an argument is known before the scan: another table's, a parameter, a constant. */
+bool
+known_before_scan(PlannerInfo *root, Node *arg, RelOptInfo *rel)
+{
+	return !bms_is_member(rel->relid, pull_varnos(root, arg)) && !contain_volatile_functions(arg);
+}
+
 /*
- * The operator clause that stands for a PostGIS planar predicate on a column
- * of this table that leads a geoidx index (see the header), or NULL.
+ * What stands for a PostGIS planar predicate on a column of this table that
+ * leads a geoidx index (see the header), or NULL: geoidx's operator of it
+ * where the family takes the column on that side, else geoidx's function of
+ * it, whose support gives the index PostGIS's box condition
+ * (planar_support.cc).
  */
 Node *
 planar_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *rel, Oid relid)
@@ -483,22 +501,27 @@ planar_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *
 	if (!geoidx_rewrite_postgis || rel == NULL || !IsA(n, FuncExpr))
 		return NULL;
 	FuncExpr *f = (FuncExpr *) n;
-	if (list_length(f->args) != 2)
+	const int nargs = list_length(f->args);
+	Oid op[2] = {InvalidOid, InvalidOid}; /* the operator with the column as argument 0, 1 */
+	Oid fn = InvalidOid;                  /* else geoidx's function */
+	if (nargs == 2 && f->funcid == o.planar_contains_fn)
+		op[0] = o.planar_contains_op, fn = o.gx_planar_contains_fn;
+	else if (nargs == 2 && f->funcid == o.planar_covers_fn)
+		op[0] = o.planar_covers_op, fn = o.gx_planar_covers_fn;
+	else if (nargs == 2 && f->funcid == o.planar_within_fn)
+		op[1] = o.planar_within_op, fn = o.gx_planar_within_fn;
+	else if (nargs == 2 && f->funcid == o.planar_intersects_fn)
+		op[0] = op[1] = o.planar_intersects_op;
+	else if (nargs == 2 && f->funcid == o.planar_coveredby_fn)
+		fn = o.gx_planar_coveredby_fn;
+	else if (nargs == 3 && f->funcid == o.planar_dwithin_fn)
+		fn = o.gx_planar_dwithin_fn;
+	else
 		return NULL;
-	int first = -1, last = -1; /* the arguments the column may be */
-	Oid op = InvalidOid;
-	if (f->funcid == o.planar_contains_fn)
-		first = last = 0, op = o.planar_contains_op;
-	else if (f->funcid == o.planar_covers_fn)
-		first = last = 0, op = o.planar_covers_op;
-	else if (f->funcid == o.planar_within_fn)
-		first = last = 1, op = o.planar_within_op;
-	else if (f->funcid == o.planar_intersects_fn)
-		first = 0, last = 1, op = o.planar_intersects_op;
-	if (!OidIsValid(op))
-		return NULL;
-	for (int i = first; i <= last; i++)
+	for (int i = 0; i < 2; i++)
 	{
+		if (!OidIsValid(op[i]) && !OidIsValid(fn))
+			continue;
 		Node *col = (Node *) list_nth(f->args, i);
 		Node *other = (Node *) list_nth(f->args, 1 - i);
 		if (!IsA(col, Var))
@@ -506,15 +529,16 @@ planar_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *
 		Var *v = (Var *) col;
 		bool unconditional; /* any leading geoidx index: PostGIS's call checks the rest */
 		if ((Index) v->varno != rel->relid || v->varlevelsup != 0 || v->varattno <= 0 ||
-			v->vartype != o.geometry_type || exprType(other) != o.geometry_type)
-			continue;
-		/* the other side must be known before the scan: another table's, a parameter, a constant */
-		if (bms_is_member(rel->relid, pull_varnos(root, other)) ||
-			contain_volatile_functions(other) ||
+			v->vartype != o.geometry_type || exprType(other) != o.geometry_type ||
+			!known_before_scan(root, other, rel) ||
+			(nargs == 3 && !known_before_scan(root, (Node *) lthird(f->args), rel)) ||
 			!geoidx_leads_index(o, relid, v->varattno, &unconditional))
 			continue;
-		return (Node *) make_opclause(op, BOOLOID, false, (Expr *) linitial(f->args),
-									  (Expr *) lsecond(f->args), InvalidOid, f->inputcollid);
+		if (OidIsValid(op[i]))
+			return (Node *) make_opclause(op[i], BOOLOID, false, (Expr *) linitial(f->args),
+										  (Expr *) lsecond(f->args), InvalidOid, f->inputcollid);
+		return (Node *) makeFuncExpr(fn, BOOLOID, f->args, InvalidOid, f->inputcollid,
+									 COERCE_EXPLICIT_CALL);
 	}
 	return NULL;
 }

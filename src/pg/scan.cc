@@ -46,6 +46,12 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 			geoidx_probe_key(so, key);
 			continue;
 		}
+		if (key->sk_strategy >= GEOIDX_STRATEGY_BOX_OVERLAPS &&
+			key->sk_strategy <= GEOIDX_STRATEGY_BOX_CONTAINS)
+		{
+			geoidx_box_key(so, key);
+			continue;
+		}
 		if (key->sk_strategy != GEOIDX_STRATEGY_WITHIN)
 			elog(ERROR, "geoidx: unexpected strategy %d in a scan key", key->sk_strategy);
 		const GeoidxCircle *c = (const GeoidxCircle *) DatumGetPointer(key->sk_argument);

@@ -125,6 +125,7 @@ geoidx_probe_key(GeoidxScanOpaque so, ScanKey key)
 	probe->planar =
 		is_planar(key->sk_strategy) && probe->point && planar_probe(key->sk_argument, p);
 	probe->polygon = NULL;
+	probe->box = false;
 	if (key->sk_strategy == GEOIDX_STRATEGY_COVEREDBY && p.shape)
 		probe->polygon = geoidx_prepare_cover_shape(key->sk_argument, so->cxt);
 	so->region_probe[so->nregions] = so->nprobes++;
@@ -185,6 +186,18 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 			continue;
 		}
 		const GeoidxProbe &probe = so->probes[pi];
+		if (probe.box)
+		{
+			/* a point exactly as PostGIS compares boxes; a shape's raw box is in the heap only */
+			if (shape)
+				all = false;
+			else if (!geoidx::point_box_holds(probe.box_test, e->x, e->y))
+			{
+				*by_box = false;
+				return GEOIDX_ENTRY_REJECT;
+			}
+			continue;
+		}
 		geoidx::Cover c = geoidx::Cover::uncertain;
 		/* a planar operator's g only where the grid holds for straight edges too */
 		const bool grid_decides =

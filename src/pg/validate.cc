@@ -156,6 +156,9 @@ geoidx_validate(Oid opclassoid)
 			case GEOIDX_STRATEGY_PLANAR_CONTAINS:
 			case GEOIDX_STRATEGY_PLANAR_COVERS:
 			case GEOIDX_STRATEGY_PLANAR_INTERSECTS:
+			case GEOIDX_STRATEGY_BOX_OVERLAPS:
+			case GEOIDX_STRATEGY_BOX_WITHIN:
+			case GEOIDX_STRATEGY_BOX_CONTAINS:
 				if (op->amoppurpose != AMOP_SEARCH || OidIsValid(op->amopsortfamily))
 					ok = fault(family, "has a search operator used for ordering", name);
 				else if (op->amoplefttype != op->amoprighttype ||
@@ -167,12 +170,12 @@ geoidx_validate(Oid opclassoid)
 							   name);
 				break;
 			default:
-				ok =
-					fault(family, "has an operator with an invalid strategy number",
-						  psprintf("%s has strategy %d; a point column has 1 (within), 2 "
-								   "(distance), 3 to 5 (covers, covered by, intersects) and 6 to 8 "
-								   "(planar contains, covers, intersects)",
-								   name, op->amopstrategy));
+				ok = fault(family, "has an operator with an invalid strategy number",
+						   psprintf("%s has strategy %d; a point column has 1 (within), 2 "
+									"(distance), 3 to 5 (covers, covered by, intersects), 6 to 8 "
+									"(planar contains, covers, intersects) and 9 to 11 (PostGIS's "
+									"&&, @ and ~)",
+									name, op->amopstrategy));
 		}
 	}
 

@@ -53,6 +53,8 @@ holds(RegionMode m, GeoPoint c, GeoPoint p, double r, bool spheroid)
 			return float8_cmp(st_distance(c, p, true), r) < 0;
 		case RegionMode::dist_le:
 			return float8_cmp(st_distance(c, p, true), r) <= 0;
+		case RegionMode::box_meets:
+			break; /* not a mode of a circle */
 	}
 	return false;
 }
