@@ -46,6 +46,7 @@ dataset_load() {
     *) die "unknown data set '$ds' (seed1, seed2, world, worldcat, cities, zones, zonepts)" ;;
   esac
   [[ $ds == worldcat ]] || sql -c "VACUUM ANALYZE $ds" >/dev/null # worldcat is a view
+  [[ $ds == cities ]] && sql -c "VACUUM ANALYZE viewports" >/dev/null
   if [[ $ds == zones ]]; then
     sql -c "VACUUM ANALYZE zone_probes" >/dev/null
     step "data: zones loaded: $(sql -c "SELECT count(*) FROM zones") zones ($(sql -c "SELECT pg_size_pretty(pg_total_relation_size('zones'))")), $(sql -c "SELECT count(*) FROM zone_probes") probes in $(($(now_ms) - t0)) ms"

@@ -6,6 +6,19 @@
 
 guard_table_exists() { [[ $(sql -c "SELECT to_regclass('$1') IS NOT NULL") == t ]]; }
 
+# V: the viewport's rows through geoidx's index equal PostGIS's && on the
+# base table (no index there: a sequential scan), for 12 viewports of each zoom.
+guard_viewports() {
+  sql <<SQL
+SELECT format('V cities_geoidx viewport %s (zoom %s)', v.id, v.z),
+       got = want, format('%s rows, PostGIS %s', cardinality(got), cardinality(want))
+FROM viewports v,
+     LATERAL (SELECT coalesce(array_agg(id ORDER BY id), '{}') AS got FROM cities_geoidx c WHERE c.pos && v.box) g,
+     LATERAL (SELECT coalesce(array_agg(id ORDER BY id), '{}') AS want FROM cities c WHERE c.pos && v.box) w
+WHERE v.id % 250 = 1 OR v.id % 250 = 100 OR v.id % 250 = 200;
+SQL
+}
+
 # Does the plan of QUERY use index INDEX?  (warn only: a plan is the
 # planner's choice, a wrong answer is ours)
 guard_plan_uses() {
@@ -343,6 +356,9 @@ run_guard() {
     if ((GEOIDX_COVEREDBY)) && guard_table_exists zonepts_geoidx; then
       guard_zonepts "G4 zonepts_geoidx points covered by a zone (10 zones)"
     fi
+    if guard_table_exists cities_geoidx && guard_table_exists viewports; then
+      guard_viewports
+    fi
   ) || die "guard: a guard query failed (is geoidx's SQL surface as documented?)"
   local label ok detail bad=0
   while IFS='|' read -r label ok detail; do
@@ -370,6 +386,8 @@ run_guard() {
       guard_plan_uses zones_geoidx_pos "SELECT id FROM zones_geoidx $q"
     done
   fi
+  guard_table_exists cities_geoidx && guard_table_exists viewports && guard_plan_uses cities_geoidx_pos \
+    "SELECT id FROM cities_geoidx WHERE pos && (SELECT box FROM viewports WHERE id = 1)"
   if ((GEOIDX_COVEREDBY)) && guard_table_exists zonepts_geoidx; then
     guard_plan_uses zonepts_geoidx_pos \
       "SELECT count(*) FROM zonepts_geoidx WHERE geoidx_coveredby(pos, (SELECT shape FROM zones WHERE id = 1))"

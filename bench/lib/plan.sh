@@ -13,6 +13,7 @@ declare -A WL_DATASET=(
   [kf]=worldcat [pg]=world
   [g1_covers]=zones [g2_dwithin]=zones [g3_knn]=zones [g4_coveredby]=zonepts
   [p_knn]=world [p_radius]=world
+  [v_z6]=cities [v_z10]=cities [v_z14]=cities
 )
 declare -A WL_TITLE=(
   [t]="T SELECT 1" [r1_ids]="R1 200 km ids" [r1_count]="R1 200 km count(*)"
@@ -24,6 +25,7 @@ declare -A WL_TITLE=(
   [g1_covers]="G1 zone covering a point" [g2_dwithin]="G2 zones within 500 m"
   [g3_knn]="G3 3 nearest zones" [g4_coveredby]="G4 points covered by a zone"
   [p_knn]="P k=10, partitioned" [p_radius]="P 200 km count, partitioned"
+  [v_z6]="V viewport zoom 6" [v_z10]="V viewport zoom 10" [v_z14]="V viewport zoom 14"
 )
 declare -A WL_FULL=(
   [t]="select1"
@@ -45,6 +47,7 @@ declare -A WL_FULL=(
   [g4_coveredby]="gist_geog gist_geom geoidx"
   [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
+  [v_z6]="gist_geom spgist geoidx" [v_z10]="gist_geom spgist geoidx" [v_z14]="gist_geom spgist geoidx"
 )
 # The default (<= 5 minutes) run: the variants the targets are about.
 declare -A WL_SHORT=(
@@ -65,9 +68,10 @@ declare -A WL_SHORT=(
   [g4_coveredby]="gist_geog gist_geom geoidx"
   [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
+  [v_z6]="gist_geom geoidx" [v_z10]="gist_geom geoidx" [v_z14]="gist_geom geoidx"
 )
 WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
-  g1_covers g2_dwithin g3_knn g4_coveredby p_knn p_radius)
+  g1_covers g2_dwithin g3_knn g4_coveredby p_knn p_radius v_z6 v_z10 v_z14)
 # Workloads whose per-transaction latencies are logged (pgbench -l) and
 # reported as p50/p95/p99 (latency.csv): G1, as the geofencing issue asks.
 declare -A WL_LATENCY=([g1_covers]=1)
@@ -125,8 +129,9 @@ workload_group_members() {
     g3) echo "g3_knn" ;;
     g4) echo "g4_coveredby" ;;
     p) echo "p_knn p_radius" ;;
+    v) echo "v_z6 v_z10 v_z14" ;;
     w1 | m1 | build) ;;
-    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3, G4), P, W1, M1, BUILD)" ;;
+    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3, G4), P, V, W1, M1, BUILD)" ;;
   esac
 }
 

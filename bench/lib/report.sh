@@ -215,6 +215,12 @@ targets_table() {
   row "G4 points covered by a zone: geoidx / GiST(geography) ST_CoveredBy" "$r" ">=" 5
   r=$(ratio "$(tps_of g4_coveredby geoidx "$t" "$m" "$c")" "$(tps_of g4_coveredby gist_geom "$t" "$m" "$c")")
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G4: geoidx / planar GiST ST_Within (information: straight edges in degrees, the speed to beat)" "$r"
+  # V: the map viewport, PostGIS's && unchanged, against GiST on the same column (issue 11)
+  for w in v_z6 v_z10 v_z14; do
+    grep -q "^$w," "$SUMMARY_CSV" || continue
+    r=$(ratio "$(tps_of "$w" geoidx "$t" "$m" "$c")" "$(tps_of "$w" gist_geom "$t" "$m" "$c")")
+    row "$(title_of "$w"): geoidx / GiST(geometry), pos && box" "$r" ">=" 1
+  done
   r=$(ratio "$(tps_of r2 geoidx "$t" "$m" "$c")" "$(tps_of r2 gist_geog "$t" "$m" "$c")")
   row "R2: geoidx / GiST(geography)" "$r" ">=" 2
   g1=$(tps_of r2 gist_geog "$t" "$m" "$c")
