@@ -633,6 +633,12 @@ ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
 	OPERATOR 10 @ (geometry, geometry),
 	OPERATOR 11 ~ (geometry, geometry);
 
+-- PostGIS's planar distance in degrees, ORDER BY col <-> g LIMIT k, as GiST
+-- orders by it: a point's distance exact (PostGIS's arithmetic on the heap's
+-- coordinates), a shape's and a box's lower bounds the executor rechecks.
+ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
+	OPERATOR 12 <-> (geometry, geometry) FOR ORDER BY pg_catalog.float_ops;
+
 -- PostGIS's ST_CoveredBy(a, b) and ST_DWithin(a, b, degrees) on geometry, which
 -- the rewrite puts in the place of PostGIS's calls on a geoidx-indexed column:
 -- the call itself, with the box condition PostGIS gives GiST (col @ g, col ~ g;

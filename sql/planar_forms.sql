@@ -143,6 +143,34 @@ SELECT check_form('ST_CoveredBy(%1$s, %2$s)');
 SELECT check_form('ST_CoveredBy(%2$s, %1$s)');
 SELECT check_form('ST_DWithin(%1$s, %2$s, %3$s)', '{0, 0.01, 2.5}');
 SELECT check_form('ST_DWithin(%2$s, %1$s, %3$s)', '{0.004, 30}');
+-- ORDER BY col <-> g LIMIT k (planar degrees): the distance sequence, each
+-- way; the rows of SRID 0 left out above, as <-> raises PostGIS's error for them
+CREATE FUNCTION check_order(k int) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE t text[]; a text; q text; want text; got text; n int; rws bigint; bad int; noidx int;
+BEGIN
+	FOREACH t SLICE 1 IN ARRAY ARRAY[['vpts', 'pos'], ['vzones', 'shape']] LOOP
+		n := 0; rws := 0; bad := 0; noidx := 0;
+		FOR a IN SELECT qgeoms.q FROM qgeoms WHERE NOT boxes_only LOOP
+			q := format('SELECT %1$s <-> %2$s FROM %3$s ORDER BY %1$s <-> %2$s LIMIT %4$s', t[2], quote_literal(a) || '::geometry', t[1], k);
+			PERFORM set_config('enable_indexscan', 'off', true);
+			PERFORM set_config('enable_bitmapscan', 'off', true);
+			EXECUTE format('SELECT string_agg(d::text, '','') FROM (%s) s(d)', q) INTO want;
+			PERFORM set_config('enable_indexscan', 'on', true);
+			PERFORM set_config('enable_bitmapscan', 'on', true);
+			PERFORM set_config('enable_seqscan', 'off', true);
+			EXECUTE format('SELECT string_agg(d::text, '','') FROM (%s) s(d)', q) INTO got;
+			PERFORM set_config('enable_seqscan', 'on', true);
+			IF want IS DISTINCT FROM got THEN bad := bad + 1; RAISE WARNING 'differs: %', q; END IF;
+			n := n + 1;
+			rws := rws + coalesce(array_length(string_to_array(want, ','), 1), 0);
+			IF NOT uses_geoidx(q) THEN noidx := noidx + 1; RAISE WARNING 'no geoidx: %', q; END IF;
+		END LOOP;
+		INSERT INTO results VALUES (format('ORDER BY %%1$s <-> %%2$s LIMIT %s', k), t[1], n, rws, bad, noidx);
+	END LOOP;
+END $$;
+SELECT check_order(1);
+SELECT check_order(7);
+SELECT check_order(300);
 SELECT form, tbl, queries, rows > 0 AS found, differ, no_geoidx FROM results ORDER BY form, tbl;
 SELECT sum(queries) AS queries, sum(rows) AS rows, sum(differ) AS differ FROM results;
 
@@ -152,6 +180,12 @@ EXPLAIN (COSTS OFF) SELECT id FROM vpts WHERE ST_Within(pos, 'SRID=4326;POLYGON(
 EXPLAIN (COSTS OFF) SELECT id FROM vzones WHERE ST_Contains('SRID=4326;POLYGON((-74 40.65, -73.9 40.65, -73.9 40.75, -74 40.65))', shape);
 EXPLAIN (COSTS OFF) SELECT id FROM vpts WHERE ST_DWithin(pos, 'SRID=4326;POINT(-73.96 40.724)', 0.01);
 EXPLAIN (COSTS OFF) SELECT id FROM vpts WHERE ST_CoveredBy(pos, 'SRID=4326;POLYGON((-74 40.65, -73.9 40.65, -73.9 40.75, -74 40.65))');
+-- the nearest in degrees: an ordered geoidx scan, as GiST gives it (a point's distances exact, no recheck)
+EXPLAIN (COSTS OFF) SELECT id FROM vpts ORDER BY pos <-> 'SRID=4326;POINT(-73.9613 40.7241)' LIMIT 5;
+SELECT round((pos <-> 'SRID=4326;POINT(-73.9613 40.7241)')::numeric, 9) AS degrees FROM vpts ORDER BY pos <-> 'SRID=4326;POINT(-73.9613 40.7241)' LIMIT 5;
+-- raw coordinates a turn away are near in degrees only where they are written
+SELECT id FROM vpts ORDER BY pos <-> 'SRID=4326;POINT(189 10)' LIMIT 2;
+SELECT id FROM vpts ORDER BY pos <-> 'SRID=4326;POINT(11 96)' LIMIT 2;
 -- a count of a viewport: every point is decided in the index, no recheck
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM vpts WHERE pos && ST_MakeEnvelope(-74, 40.65, -73.9, 40.75, 4326);
@@ -185,6 +219,7 @@ BEGIN
 END $$;
 PREPARE viewport(geometry) AS SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') AS ids FROM vpts WHERE pos && $1;
 PREPARE inside(geometry) AS SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') AS ids FROM vpts WHERE ST_Within(pos, $1);
+PREPARE nearest(geometry) AS SELECT string_agg(d::text, ',') AS ids FROM (SELECT pos <-> $1 FROM vpts ORDER BY pos <-> $1 LIMIT 9) s(d);
 PREPARE near(geometry, float8) AS SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') AS ids FROM vzones WHERE ST_DWithin(shape, $1, $2);
 SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE viewport('SRID=4326;POINT(0 0)');
@@ -196,9 +231,12 @@ EXECUTE viewport(ST_MakeEnvelope(185, 5, 195, 15, 4326)) \gset
 SELECT :'ids' AS ids, :'ids' = postgis_rows('SELECT id FROM vpts WHERE pos && ST_MakeEnvelope(185, 5, 195, 15, 4326)') AS same;
 EXECUTE inside('SRID=4326;POLYGON((-74 40.65, -73.9 40.65, -73.9 40.75, -74 40.65))') \gset
 SELECT length(:'ids') > 0 AS found, :'ids' = postgis_rows('SELECT id FROM vpts WHERE ST_Within(pos, ''SRID=4326;POLYGON((-74 40.65, -73.9 40.65, -73.9 40.75, -74 40.65))'')') AS same;
+EXPLAIN (COSTS OFF) EXECUTE nearest('SRID=4326;POINT(0 0)');
+EXECUTE nearest('SRID=4326;POINT(-73.9613 40.7241)') \gset
+SELECT :'ids' = postgis_rows('SELECT string_agg(d::text, '','') FROM (SELECT pos <-> ''SRID=4326;POINT(-73.9613 40.7241)'' FROM vpts ORDER BY 1 LIMIT 9) s(d)') AS same;
 EXECUTE near('SRID=4326;POINT(-73.96 40.724)', 0.02) \gset
 SELECT length(:'ids') > 0 AS found, :'ids' = postgis_rows('SELECT id FROM vzones WHERE ST_DWithin(shape, ''SRID=4326;POINT(-73.96 40.724)'', 0.02)') AS same;
 RESET plan_cache_mode;
 
 DROP TABLE vpts, vzones, qgeoms, results;
-DROP FUNCTION uses_geoidx, rows_of, check_form, postgis_rows;
+DROP FUNCTION uses_geoidx, rows_of, check_form, check_order, postgis_rows;

@@ -19,6 +19,29 @@ chord_bound(const KnnSearch *s, const Vec3 &v)
 	return metres_lower_bound(chord2_to_angle(chord2(v, s->q)), true);
 }
 
+/* A planar search's chunk: each point tested against the keys and pushed at its distance. */
+void
+push_planar_points(KnnSearch *s, const SearchChunk &chunk)
+{
+	for (int i = 0; i < chunk.n; i++)
+	{
+		const ChunkEntry &e = chunk.e[i];
+		if (!chunk.in_region && s->keys.n > 0 &&
+			!spatial_point_matches(s->keys, stored_lonlat(e.x, e.y)))
+			continue;
+		SearchItem c{};
+		c.dist = planar_point_distance(s->target, e.x, e.y);
+		c.kind = ItemKind::exact;
+		c.row_kind = kRowPoint;
+		c.in_region = true;
+		c.payload = e.payload;
+		c.row = e.row;
+		c.x = e.x;
+		c.y = e.y;
+		heap_push(&s->heap, c);
+	}
+}
+
 /*
  * Push the points of a chunk, each keyed by the larger of the chunk's bound
  * and its latitude bound. A key that keeps the near side out (paging beyond a
@@ -29,6 +52,11 @@ chord_bound(const KnnSearch *s, const Vec3 &v)
 void
 push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 {
+	if (s->planar)
+	{
+		push_planar_points(s, chunk);
+		return;
+	}
 	for (int i = 0; i < chunk.n; i++)
 	{
 		const ChunkEntry &e = chunk.e[i];
@@ -104,6 +132,17 @@ knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat c
 	s->q = unit_vector(s->center);
 	s->center_lat_deg = s->center.lat * (180.0 / M_PI);
 	s->refined = 0;
+	s->planar = false;
+	s->target = PlanarTarget{0.0, 0.0, 0.0, 0.0, true};
+}
+
+void
+knn_init_planar(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys,
+				const PlanarTarget &target)
+{
+	knn_init(s, cb, keys, LonLat{0.0, 0.0});
+	s->planar = true;
+	s->target = target;
 }
 
 /* Put the root page on the frontier. */
@@ -126,6 +165,8 @@ knn_box_bound(const KnnSearch *s, const Box3 &box)
 {
 	if (box_is_empty(box))
 		return kInf;
+	if (s->planar)
+		return planar_box_bound(s->target, box);
 	return metres_lower_bound(chord2_to_angle(min_chord2(box, s->q)), true);
 }
 

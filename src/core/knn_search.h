@@ -21,6 +21,10 @@
  * heap can be nearer. Ties of distance put exact items first, so a tie never
  * costs a page read.
  *
+ * A planar search (ORDER BY geometry <-> g, degrees) keys pages and chunks by
+ * planar_box_bound and pushes each point at its planar distance at once: no
+ * lazy refinement, the distance is a subtraction and a square root.
+ *
  * Memory: the heap and the chunk copies come from the caller's allocator, and
  * the search has no destructor, so the glue may ereport out of a callback.
  */
@@ -31,6 +35,7 @@
 
 #include "min_heap.h"
 #include "pg_free.h"
+#include "planar_distance.h"
 #include "search_keys.h"
 
 namespace geoidx
@@ -123,11 +128,17 @@ struct KnnSearch
 	GeoPoint center; /* ORDER BY point, radians as PostGIS has it */
 	Vec3 q;          /* its unit vector */
 	double center_lat_deg;
-	uint64_t refined; /* exact distances computed: what EXPLAIN-level tests can count */
+	uint64_t refined;    /* exact distances computed: what EXPLAIN-level tests can count */
+	bool planar;         /* ordered by the planar distance to target, not by metres */
+	PlanarTarget target; /* of a planar search */
 };
 
 /* Start a search for the points nearest centre (degrees, as the cast leaves them). */
 void knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat centre);
+
+/* Start a search for the points nearest g in planar degrees (geometry's <->). */
+void knn_init_planar(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys,
+					 const PlanarTarget &target);
 
 /* Put the root page (block blk, level unknown) on the frontier. */
 void knn_push_root(KnnSearch *s, uint32_t blk);

@@ -382,12 +382,14 @@ typedef struct GeoidxScanOpaqueData
 	 * are gathered into a run and sorted by them (scan_get.cc).
 	 */
 	bool ordered;
-	int primary;                  /* -1: no key, or every key NULL */
-	bool *key_ok;                 /* the key's point is neither NULL nor EMPTY */
-	geoidx::GeoPoint *key_center; /* where key_ok */
-	geoidx::LonLat order_centre;  /* the primary's point */
-	geoidx::RawPoint order_raw;   /* ... as its argument holds it (distance_memo.cc) */
-	bool tie_keys;                /* some key after the primary is key_ok */
+	int primary;                      /* -1: no key, or every key NULL */
+	bool *key_ok;                     /* the key's point is neither NULL nor EMPTY */
+	geoidx::GeoPoint *key_center;     /* where key_ok */
+	bool *key_planar;                 /* the key is geometry's <-> (planar degrees) ... */
+	geoidx::PlanarTarget *key_target; /* ... to this target */
+	geoidx::LonLat order_centre;      /* the primary's point */
+	geoidx::RawPoint order_raw;       /* ... as its argument holds it (distance_memo.cc) */
+	bool tie_keys;                    /* some key after the primary is key_ok */
 	/*
 	 * Some ORDER BY argument is a shape: every row goes to the executor with
 	 * lower bounds (xs_recheckorderby), the primary's distance to the centre
@@ -485,6 +487,8 @@ extern void geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *ti
 								   double x, double y, double dist, IndexTuple payload,
 								   bool recheck);
 extern double geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y);
+/* ORDER BY key k's distance of a stored point: metres (<~>) or planar degrees (<->) */
+extern double geoidx_key_distance(GeoidxScanOpaque so, int k, double x, double y);
 /* distance_memo.cc: the exact distance of the row a k-NN scan returned last, for <~> */
 extern void geoidx_distance_memo_note(double x, double y, geoidx::RawPoint centre, double dist);
 extern bool geoidx_distance_memo_find(double x, double y, geoidx::RawPoint centre, double *dist);
@@ -708,10 +712,12 @@ extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_
 #define GEOIDX_STRATEGY_BOX_OVERLAPS 9
 #define GEOIDX_STRATEGY_BOX_WITHIN 10
 #define GEOIDX_STRATEGY_BOX_CONTAINS 11
+/* PostGIS's planar distance, ORDER BY col <-> g (geometry, degrees) */
+#define GEOIDX_STRATEGY_PLANAR_DISTANCE 12
 /* scalar operator classes (the columns after the point) number as btree: < <= = >= > */
 #define GEOIDX_SCALAR_STRATEGIES 6 /* and 6: <@ (anyelement, anyarray), "is one of" */
 #define GEOIDX_SCALAR_IN 6
-#define GEOIDX_NSTRATEGIES 11
+#define GEOIDX_NSTRATEGIES 12
 #define GEOIDX_DECODE_PROC 1
 #define GEOIDX_NPROCS 1
 
@@ -805,6 +811,7 @@ typedef enum GeoidxEntryVerdict
 
 /* scan_box.cc: the keys of PostGIS's box operators */
 extern void geoidx_box_key(GeoidxScanOpaque so, ScanKey key);
+extern bool geoidx_postgis_box(Datum g, double *xmin, double *xmax, double *ymin, double *ymax);
 
 /* scan_probe.cc: the shape operators' keys */
 extern void geoidx_probe_key(GeoidxScanOpaque so, ScanKey key);

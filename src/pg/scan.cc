@@ -65,6 +65,34 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 }
 
 /*
+ * An ORDER BY key of PostGIS's planar <-> (geometry, degrees): its target is
+ * g's box as PostGIS has it; a point's distances are exact, anything else's
+ * box gives lower bounds for the executor to recheck, as GiST's do. NULL and
+ * EMPTY give every row a NULL distance (PostGIS's ST_Distance of EMPTY).
+ */
+void
+setup_planar_order(GeoidxScanOpaque so, ScanKey key, int k)
+{
+	geoidx::PlanarTarget t;
+	if ((key->sk_flags & SK_ISNULL) ||
+		!geoidx_postgis_box(key->sk_argument, &t.xmin, &t.xmax, &t.ymin, &t.ymax))
+		return;
+	t.point = !geoidx_datum_is_shape(key->sk_argument);
+	so->key_ok[k] = true;
+	so->key_planar[k] = true;
+	so->key_target[k] = t;
+	if (!t.point)
+		so->order_recheck = true;
+	if (so->primary < 0)
+	{
+		so->primary = k;
+		so->ordered = true;
+	}
+	else
+		so->tie_keys = true;
+}
+
+/*
  * Read the ORDER BY keys: the first whose point is neither NULL nor EMPTY
  * orders the scan (the primary), the later ones break its ties.
  */
@@ -79,9 +107,16 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 	so->order_slack = 0.0;
 	so->key_ok = (bool *) palloc0(sizeof(bool) * norder);
 	so->key_center = (geoidx::GeoPoint *) palloc0(sizeof(geoidx::GeoPoint) * norder);
+	so->key_planar = (bool *) palloc0(sizeof(bool) * norder);
+	so->key_target = (geoidx::PlanarTarget *) palloc0(sizeof(geoidx::PlanarTarget) * norder);
 	for (int k = 0; k < scan->numberOfOrderBys; k++)
 	{
 		ScanKey key = &scan->orderByData[k];
+		if (key->sk_strategy == GEOIDX_STRATEGY_PLANAR_DISTANCE)
+		{
+			setup_planar_order(so, key, k);
+			continue;
+		}
 		if (key->sk_strategy != GEOIDX_STRATEGY_DISTANCE)
 			elog(ERROR, "geoidx: unexpected strategy %d in an ORDER BY key", key->sk_strategy);
 		if (key->sk_flags & SK_ISNULL)
@@ -188,7 +223,10 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->nrecheck = 0;
 	so->keep_payloads = scan->xs_want_itup && so->payload_desc != NULL;
 	so->batch_cxt = AllocSetContextCreate(so->cxt, "geoidx scan payloads", ALLOCSET_DEFAULT_SIZES);
-	if (so->ordered)
+	if (so->ordered && so->key_planar[so->primary])
+		geoidx::knn_init_planar(&so->knn, geoidx_knn_callbacks(scan), so->keys,
+								so->key_target[so->primary]);
+	else if (so->ordered)
 		geoidx::knn_init(&so->knn, geoidx_knn_callbacks(scan), so->keys, so->order_centre);
 	so->started = false;
 	so->pages_visited = 0;

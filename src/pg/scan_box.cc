@@ -43,9 +43,11 @@ box_op_of(int strategy)
 	}
 }
 
-/* q's box as PostGIS's && sees it; false for an EMPTY q, which has none. */
+} // namespace
+
+/* g's box as PostGIS's box2d gives it (exact, or the float box g keeps); false for EMPTY. */
 bool
-key_box(Datum q, geoidx::FloatBox *out)
+geoidx_postgis_box(Datum g, double *xmin, double *xmax, double *ymin, double *ymax)
 {
 	const GeoidxCatalog &c = geoidx_catalog();
 	if (!OidIsValid(c.pg_box2d_fn))
@@ -56,13 +58,30 @@ key_box(Datum q, geoidx::FloatBox *out)
 	fmgr_info(c.pg_box2d_fn, &f);
 	LOCAL_FCINFO(fcinfo, 1);
 	InitFunctionCallInfoData(*fcinfo, &f, 1, InvalidOid, NULL, NULL);
-	fcinfo->args[0].value = q;
+	fcinfo->args[0].value = g;
 	fcinfo->args[0].isnull = false;
 	Datum box = FunctionCallInvoke(fcinfo);
 	if (fcinfo->isnull)
 		return false;
 	const PostgisBox *b = (const PostgisBox *) DatumGetPointer(box);
-	*out = geoidx::float_box(b->xmin, b->xmax, b->ymin, b->ymax);
+	*xmin = b->xmin;
+	*xmax = b->xmax;
+	*ymin = b->ymin;
+	*ymax = b->ymax;
+	return true;
+}
+
+namespace
+{
+
+/* q's box as PostGIS's && sees it; false for an EMPTY q, which has none. */
+bool
+key_box(Datum q, geoidx::FloatBox *out)
+{
+	double xmin, xmax, ymin, ymax;
+	if (!geoidx_postgis_box(q, &xmin, &xmax, &ymin, &ymax))
+		return false;
+	*out = geoidx::float_box(xmin, xmax, ymin, ymax);
 	return true;
 }
 

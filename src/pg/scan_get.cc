@@ -109,7 +109,7 @@ gather_run(IndexScanDesc scan, GeoidxScanOpaque so, const geoidx::SearchItem &fi
 			keys[(size_t) i * nkeys + k] =
 				so->run[i].row_kind == GEOIDX_KIND_SHAPE ? -std::numeric_limits<double>::infinity()
 				: so->key_ok[key] && so->run[i].row_kind == GEOIDX_KIND_POINT
-					? geoidx_entry_distance(so->key_center[key], so->run[i].x, so->run[i].y)
+					? geoidx_key_distance(so, key, so->run[i].x, so->run[i].y)
 					: 0.0;
 		}
 	}

@@ -200,8 +200,7 @@ visit_probed(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTupl
 							   geoidx::knn_box_bound(&so->knn, GeoidxEntryShapeBox(&e)), !recheck);
 	else if (GeoidxEntryIsPoint(&e))
 		geoidx::knn_push_point(&so->knn, row, kept, e.x, e.y,
-							   geoidx_entry_distance(so->key_center[so->primary], e.x, e.y),
-							   !recheck);
+							   geoidx_key_distance(so, so->primary, e.x, e.y), !recheck);
 	else
 		geoidx::knn_push_last(&so->knn, row, kept, (uint8) GeoidxEntryKind(&e));
 }

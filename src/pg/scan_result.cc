@@ -93,6 +93,14 @@ geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y)
 	return geoidx::st_distance(geoidx::geographic_point(ll), center, true);
 }
 
+double
+geoidx_key_distance(GeoidxScanOpaque so, int k, double x, double y)
+{
+	if (so->key_planar[k])
+		return geoidx::planar_point_distance(so->key_target[k], x, y);
+	return geoidx_entry_distance(so->key_center[k], x, y);
+}
+
 /*
  * Set the scan's current row: tid, its entry's kind (a NULL or EMPTY row has
  * NULL distances), its coordinates, the primary ORDER BY distance, and its
@@ -135,7 +143,7 @@ geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 	}
 	/* exact: the keys before the primary are NULL, the primary is dist, the rest computed */
 	scan->xs_recheckorderby = false;
-	if (so->primary >= 0 && kind == GEOIDX_KIND_POINT)
+	if (so->primary >= 0 && kind == GEOIDX_KIND_POINT && !so->key_planar[so->primary])
 		geoidx_distance_memo_note(x, y, so->order_raw, dist);
 	for (int k = 0; k < scan->numberOfOrderBys; k++)
 	{
@@ -144,7 +152,6 @@ geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 		scan->xs_orderbynulls[k] = null;
 		scan->xs_orderbyvals[k] =
 			null ? Float8GetDatum(0.0)
-				 : Float8GetDatum(
-					   k == so->primary ? dist : geoidx_entry_distance(so->key_center[k], x, y));
+				 : Float8GetDatum(k == so->primary ? dist : geoidx_key_distance(so, k, x, y));
 	}
 }

@@ -142,12 +142,14 @@ geoidx_validate(Oid opclassoid)
 					have_within = true;
 				break;
 			case GEOIDX_STRATEGY_DISTANCE:
+			case GEOIDX_STRATEGY_PLANAR_DISTANCE:
 				if (op->amoppurpose != AMOP_ORDER || !OidIsValid(op->amopsortfamily))
 					ok = fault(family, "has a distance operator that is not FOR ORDER BY", name);
 				else if (!check_amop_signature(op->amopopr, FLOAT8OID, op->amoplefttype,
 											   op->amoprighttype))
 					ok = fault(family, "has a distance operator that does not return float8", name);
-				else if (op->amoplefttype == opcintype)
+				else if (op->amoplefttype == opcintype &&
+						 op->amopstrategy == GEOIDX_STRATEGY_DISTANCE)
 					have_distance = true;
 				break;
 			case GEOIDX_STRATEGY_COVERS:
@@ -173,8 +175,8 @@ geoidx_validate(Oid opclassoid)
 				ok = fault(family, "has an operator with an invalid strategy number",
 						   psprintf("%s has strategy %d; a point column has 1 (within), 2 "
 									"(distance), 3 to 5 (covers, covered by, intersects), 6 to 8 "
-									"(planar contains, covers, intersects) and 9 to 11 (PostGIS's "
-									"&&, @ and ~)",
+									"(planar contains, covers, intersects), 9 to 11 (PostGIS's "
+									"&&, @ and ~) and 12 (PostGIS's <->)",
 									name, op->amopstrategy));
 		}
 	}
