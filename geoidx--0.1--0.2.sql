@@ -218,6 +218,28 @@ ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
 ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
 	OPERATOR 12 <-> (geometry, geometry) FOR ORDER BY pg_catalog.float_ops;
 
+-- a <~~> b = a::geography <-> b::geography: PostGIS's k-NN distance on its
+-- sphere, which the rewrite puts in place of ORDER BY col::geography <-> g (the
+-- column first). No commutator: the sphere's great-circle angle is not
+-- symmetric in its last bits. A geography column orders by PostGIS's <->
+-- itself. The scan orders by the sphere distance and the executor rechecks
+-- each row with PostGIS's value.
+CREATE FUNCTION @extschema@.geoidx_sphere_knn_distance(geometry, geometry)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'geoidx_sphere_knn_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE OPERATOR @extschema@.<~~> (
+	LEFTARG = geometry,
+	RIGHTARG = geometry,
+	FUNCTION = @extschema@.geoidx_sphere_knn_distance
+);
+
+ALTER OPERATOR FAMILY @extschema@.geoidx_geometry_ops USING geoidx ADD
+	OPERATOR 13 @extschema@.<~~> (geometry, geometry) FOR ORDER BY pg_catalog.float_ops;
+ALTER OPERATOR FAMILY @extschema@.geoidx_geography_ops USING geoidx ADD
+	OPERATOR 13 <-> (geography, geography) FOR ORDER BY pg_catalog.float_ops;
+
 -- PostGIS's ST_CoveredBy(a, b) and ST_DWithin(a, b, degrees) on geometry, which
 -- the rewrite puts in the place of PostGIS's calls on a geoidx-indexed column:
 -- the call itself, with the box condition PostGIS gives GiST (col @ g, col ~ g;

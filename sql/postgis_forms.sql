@@ -127,6 +127,9 @@ SELECT check_form('ST_Covers(%1$s, %2$s::geography)', (SELECT array_agg(c) FROM 
 -- ORDER BY the spheroid distance, LIMIT k: the distances in the order returned
 SELECT check_form('ST_Distance(%1$s, %2$s::geography)', (SELECT array_agg(c) FROM centres), '{1, 10, 200}', true);
 SELECT check_form('ST_Distance(%2$s::geography, %1$s)', (SELECT array_agg(c) FROM centres), '{10}', true);
+-- the sphere's k-NN, geography's <-> (PostGIS's value, ordered by the index): the column first
+SELECT check_form('%1$s <-> %2$s::geography', (SELECT array_agg(c) FROM centres), '{1, 10, 200}', true);
+SELECT check_form('%1$s <-> %2$s::geometry::geography', (SELECT array_agg(c) FROM centres), '{7}', true);
 -- every form above, every table: the same rows, and a geoidx index read
 SELECT form, tbl, queries, rows > 0 AS found, differ, no_geoidx FROM results ORDER BY form, tbl;
 
@@ -165,6 +168,13 @@ EXPLAIN (COSTS OFF) SELECT id FROM fzones WHERE ST_Covers(shape::geography, 'SRI
 EXPLAIN (COSTS OFF) SELECT id, ST_Distance(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography) AS m FROM fpts
 	ORDER BY ST_Distance(pos::geography, 'SRID=4326;POINT(-73.96 40.71)'::geography) LIMIT 5;
 EXPLAIN (COSTS OFF) SELECT id FROM fgeog WHERE ST_DWithin(g, 'SRID=4326;POINT(-73.96 40.71)', 500);
+-- geography's <-> (the sphere): geoidx's <~~>, that very call, an ordering of the index; rechecked
+EXPLAIN (COSTS OFF) SELECT id, pos::geography <-> 'SRID=4326;POINT(-73.96 40.71)'::geography AS m FROM fpts
+	ORDER BY pos::geography <-> 'SRID=4326;POINT(-73.96 40.71)'::geography LIMIT 5;
+EXPLAIN (COSTS OFF) SELECT id FROM fzones ORDER BY shape::geography <-> 'SRID=4326;POINT(-73.96 40.71)'::geography LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT id FROM fgeog ORDER BY g <-> 'SRID=4326;POINT(-73.96 40.71)'::geography LIMIT 3;
+-- the column second is left as written (the sphere's angle is not symmetric in its last bits)
+EXPLAIN (COSTS OFF) SELECT id FROM fpts ORDER BY 'SRID=4326;POINT(-73.96 40.71)'::geography <-> pos::geography LIMIT 3;
 SET geoidx.rewrite_postgis = off;
 EXPLAIN (COSTS OFF) SELECT id FROM fpts WHERE ST_DWithin(pos::geography, ST_SetSRID(ST_MakePoint(-73.96, 40.71), 4326)::geography, 500);
 SET geoidx.rewrite_postgis = on;

@@ -16,7 +16,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 double
 chord_bound(const KnnSearch *s, const Vec3 &v)
 {
-	return metres_lower_bound(chord2_to_angle(chord2(v, s->q)), true);
+	return metres_lower_bound(chord2_to_angle(chord2(v, s->q)), s->use_spheroid);
 }
 
 /* A planar search's chunk: each point tested against the keys and pushed at its distance. */
@@ -63,7 +63,8 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		SearchItem c{};
 		c.in_region = chunk.in_region;
 		LonLat ll = stored_lonlat(e.x, e.y);
-		c.dist = std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg, true));
+		c.dist = std::max(chunk_bound,
+						  metres_lower_bound_dlat(ll.lat, s->center_lat_deg, s->use_spheroid));
 		c.kind = ItemKind::coarse;
 		if (!c.in_region && s->keys.near_side_keys)
 		{
@@ -109,7 +110,7 @@ refine(KnnSearch *s, SearchItem *item)
 		else
 		{
 			/* point first, as ORDER BY col <~> centre computes it (distance_memo.cc) */
-			item->dist = st_distance(g, s->center, true);
+			item->dist = st_distance(g, s->center, s->use_spheroid);
 			item->kind = ItemKind::exact;
 			s->refined++;
 		}
@@ -132,6 +133,7 @@ knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat c
 	s->q = unit_vector(s->center);
 	s->center_lat_deg = s->center.lat * (180.0 / M_PI);
 	s->refined = 0;
+	s->use_spheroid = true;
 	s->planar = false;
 	s->target = PlanarTarget{0.0, 0.0, 0.0, 0.0, true};
 }
@@ -167,7 +169,7 @@ knn_box_bound(const KnnSearch *s, const Box3 &box)
 		return kInf;
 	if (s->planar)
 		return planar_box_bound(s->target, box);
-	return metres_lower_bound(chord2_to_angle(min_chord2(box, s->q)), true);
+	return metres_lower_bound(chord2_to_angle(min_chord2(box, s->q)), s->use_spheroid);
 }
 
 /* Put a child page on the frontier, keyed by its box. */

@@ -21,6 +21,9 @@
  * heap can be nearer. Ties of distance put exact items first, so a tie never
  * costs a page read.
  *
+ * A search on the sphere (use_spheroid false: geography's <->) bounds and
+ * measures metres on PostGIS's sphere instead of the spheroid.
+ *
  * A planar search (ORDER BY geometry <-> g, degrees) keys pages and chunks by
  * planar_box_bound and pushes each point at its planar distance at once: no
  * lazy refinement, the distance is a subtraction and a square root.
@@ -129,6 +132,7 @@ struct KnnSearch
 	Vec3 q;          /* its unit vector */
 	double center_lat_deg;
 	uint64_t refined;    /* exact distances computed: what EXPLAIN-level tests can count */
+	bool use_spheroid;   /* metres on WGS84 (<~>), else on PostGIS's sphere (geography's <->) */
 	bool planar;         /* ordered by the planar distance to target, not by metres */
 	PlanarTarget target; /* of a planar search */
 };

@@ -24,6 +24,7 @@ extern "C"
 #include "commands/defrem.h"
 #include "commands/extension.h"
 #include "parser/parse_func.h"
+#include "utils/lsyscache.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/syscache.h"
@@ -184,6 +185,10 @@ load_catalog(GeoidxCatalog *c)
 			c->planar_intersects_fn = geoidx_function_oid("st_intersects", postgis, 2, gg, true);
 			c->planar_within_fn = geoidx_function_oid("st_within", postgis, 2, gg, true);
 			c->pg_box2d_fn = geoidx_function_oid("box2d", postgis, 1, gg, true);
+			c->pg_geog_knn_op = geoidx_operator_oid("<->", g, g, postgis, true);
+			c->pg_geog_knn_fn =
+				OidIsValid(c->pg_geog_knn_op) ? get_opcode(c->pg_geog_knn_op) : InvalidOid;
+			c->sphere_knn_op = geoidx_operator_oid("<~~>", gg[0], gg[1], ours, true);
 			c->planar_coveredby_fn = geoidx_function_oid("st_coveredby", postgis, 2, gg, true);
 			const Oid ggr[3] = {c->geometry_type, c->geometry_type, FLOAT8OID};
 			c->planar_dwithin_fn = geoidx_function_oid("st_dwithin", postgis, 3, ggr, true);

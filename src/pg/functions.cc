@@ -153,3 +153,23 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 											 geoidx::RawPoint{b.x, b.y}, llb, metres,
 											 use_spheroid));
 }
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_sphere_knn_distance);
+}
+
+/*
+ * a <~~> b = a::geography <-> b::geography: PostGIS's k-NN distance on its
+ * sphere, computed by PostGIS (the executor's recheck of a sphere-ordered
+ * scan, and where the rewrite put it in place of that expression).
+ */
+extern "C" Datum
+geoidx_sphere_knn_distance(PG_FUNCTION_ARGS)
+{
+	Datum d;
+	if (!geoidx_postgis_call(GEOIDX_PG_KNN, PG_GETARG_DATUM(0), "the left operand of <~~>",
+							 PG_GETARG_DATUM(1), "the right operand of <~~>", 0.0, false, &d))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(d);
+}

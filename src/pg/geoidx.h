@@ -385,6 +385,7 @@ typedef struct GeoidxScanOpaqueData
 	int primary;                      /* -1: no key, or every key NULL */
 	bool *key_ok;                     /* the key's point is neither NULL nor EMPTY */
 	geoidx::GeoPoint *key_center;     /* where key_ok */
+	bool *key_sphere;                 /* the key is geography's <-> (metres on the sphere) */
 	bool *key_planar;                 /* the key is geometry's <-> (planar degrees) ... */
 	geoidx::PlanarTarget *key_target; /* ... to this target */
 	geoidx::LonLat order_centre;      /* the primary's point */
@@ -558,7 +559,10 @@ typedef struct GeoidxCatalog
 	Oid planar_covers_fn;
 	Oid planar_intersects_fn;
 	Oid planar_within_fn;
-	Oid pg_box2d_fn; /* PostGIS's box2d(geometry): the box its && compares, as doubles */
+	Oid pg_box2d_fn;    /* PostGIS's box2d(geometry): the box its && compares, as doubles */
+	Oid pg_geog_knn_op; /* PostGIS's <-> (geography, geography) */
+	Oid pg_geog_knn_fn; /* ... its function */
+	Oid sphere_knn_op;  /* geoidx's <~~> (geometry, geometry): that of the casts */
 	Oid planar_coveredby_fn;
 	Oid planar_dwithin_fn; /* ST_DWithin(geometry, geometry, float8) */
 	Oid pg_expand_fn;      /* ST_Expand(geometry, float8): PostGIS's box for ST_DWithin */
@@ -603,7 +607,8 @@ geoidx_prepare_serialized(const uint8 *data, const geoidx::SerializedHeader &h, 
 #define GEOIDX_PG_COVERS 2
 #define GEOIDX_PG_COVEREDBY 3
 #define GEOIDX_PG_INTERSECTS 4
-#define GEOIDX_PG_NFUNCTIONS 5
+#define GEOIDX_PG_KNN 5 /* geography <-> geography: PostGIS's k-NN distance, on its sphere */
+#define GEOIDX_PG_NFUNCTIONS 6
 extern bool geoidx_datum_is_shape(Datum d);
 extern bool geoidx_datum_is_geography(const struct varlena *v);
 extern bool geoidx_postgis_call(int fn, Datum a, const char *what_a, Datum b, const char *what_b,
@@ -714,10 +719,12 @@ extern void geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_
 #define GEOIDX_STRATEGY_BOX_CONTAINS 11
 /* PostGIS's planar distance, ORDER BY col <-> g (geometry, degrees) */
 #define GEOIDX_STRATEGY_PLANAR_DISTANCE 12
+/* PostGIS's geography <-> (the sphere): <~~> on geometry, geography's own <-> */
+#define GEOIDX_STRATEGY_SPHERE_DISTANCE 13
 /* scalar operator classes (the columns after the point) number as btree: < <= = >= > */
 #define GEOIDX_SCALAR_STRATEGIES 6 /* and 6: <@ (anyelement, anyarray), "is one of" */
 #define GEOIDX_SCALAR_IN 6
-#define GEOIDX_NSTRATEGIES 12
+#define GEOIDX_NSTRATEGIES 13
 #define GEOIDX_DECODE_PROC 1
 #define GEOIDX_NPROCS 1
 

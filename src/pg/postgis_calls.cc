@@ -143,11 +143,15 @@ geoidx_postgis_call(int fn, Datum a, const char *what_a, Datum b, const char *wh
 {
 	static const char *const names[GEOIDX_PG_NFUNCTIONS] = {
 		"ST_DWithin(geography, geography, float8, boolean)",
-		"ST_Distance(geography, geography, boolean)", "ST_Covers(geography, geography)",
-		"ST_CoveredBy(geography, geography)", "ST_Intersects(geography, geography)"};
+		"ST_Distance(geography, geography, boolean)",
+		"ST_Covers(geography, geography)",
+		"ST_CoveredBy(geography, geography)",
+		"ST_Intersects(geography, geography)",
+		"geography <-> geography"};
 	const GeoidxCatalog &c = geoidx_catalog();
-	const Oid oids[GEOIDX_PG_NFUNCTIONS] = {c.pg_dwithin_fn, c.pg_distance_fn, c.pg_covers_fn,
-											c.pg_coveredby_fn, c.pg_intersects_fn};
+	const Oid oids[GEOIDX_PG_NFUNCTIONS] = {c.pg_dwithin_fn,    c.pg_distance_fn,
+											c.pg_covers_fn,     c.pg_coveredby_fn,
+											c.pg_intersects_fn, c.pg_geog_knn_fn};
 	Assert(fn >= 0 && fn < GEOIDX_PG_NFUNCTIONS);
 	FmgrInfo *f = function_info(&functions[fn], oids[fn], names[fn]);
 	Datum ga = as_geography(a, what_a);

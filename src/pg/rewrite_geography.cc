@@ -9,6 +9,7 @@
  *   ST_Intersects(col::geography, g)           ->  geoidx_intersects(col, g')
  *   ST_Covers(col::geography, g)               ->  geoidx_covers(col, g')
  *   ST_CoveredBy(col::geography, g)            ->  geoidx_coveredby(col, g')
+ *   ORDER BY col::geography <-> g              ->  ORDER BY col <~~> g' (the sphere's k-NN)
  *   ST_Distance(col::geography, g, false) < r  ->  itself, AND col <@ geoidx_candidate_circle(g',
  * r) (the sphere: also ST_DistanceSphere(col, g), a SQL function PostGIS defines as that call,
  * which the planner has inlined by now)
@@ -288,6 +289,33 @@ replacement(const Context &cx, FuncExpr *f)
 	return (Node *) call;
 }
 
+/*
+ * In an ORDER BY, col::geography <-> g (PostGIS's k-NN distance on its
+ * sphere), the column first: col <~~> g', which is that very call (PostGIS's
+ * value) and an ordering operator of geoidx's family. The column second is
+ * left as written: the sphere's angle is not symmetric in its last bits. A
+ * geography column needs nothing: its <-> is in the family as it stands.
+ */
+Node *
+knn_replacement(const Context &cx, OpExpr *op)
+{
+	const GeoidxCatalog &o = *cx.o;
+	if (!OidIsValid(o.pg_geog_knn_op) || op->opno != o.pg_geog_knn_op ||
+		!OidIsValid(o.sphere_knn_op) || list_length(op->args) != 2)
+		return NULL;
+	int g;
+	Var *col = indexed_column(cx, (Node *) linitial(op->args), &g);
+	if (col == NULL || g != 0)
+		return NULL;
+	Node *other = other_argument(cx, (Node *) lsecond(op->args), g);
+	if (other == NULL)
+		return NULL;
+	Expr *r = make_opclause(o.sphere_knn_op, FLOAT8OID, false, (Expr *) col, (Expr *) other,
+							InvalidOid, InvalidOid);
+	((OpExpr *) r)->location = op->location;
+	return (Node *) r;
+}
+
 Node *
 mutate(Node *n, void *arg)
 {
@@ -296,14 +324,15 @@ mutate(Node *n, void *arg)
 		return n;
 	n = expression_tree_mutator(
 		n, reinterpret_cast<Node *(*) ()>(reinterpret_cast<void (*)()>(mutate)), arg);
+	Node *r = NULL;
 	if (IsA(n, FuncExpr))
+		r = replacement(*cx, (FuncExpr *) n);
+	else if (IsA(n, OpExpr) && cx->only_distance)
+		r = knn_replacement(*cx, (OpExpr *) n);
+	if (r != NULL)
 	{
-		Node *r = replacement(*cx, (FuncExpr *) n);
-		if (r != NULL)
-		{
-			cx->changed = true;
-			return r;
-		}
+		cx->changed = true;
+		return r;
 	}
 	return n;
 }

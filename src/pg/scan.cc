@@ -9,6 +9,9 @@
 namespace
 {
 
+/* How far below PostGIS's k-NN distance on the sphere the scan's bound of it may lie, metres. */
+constexpr double kSphereSlack = 1e-6;
+
 /* Turn the WHERE keys into region keys and payload filters; a key no row satisfies ends it. */
 void
 setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
@@ -107,6 +110,7 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 	so->order_slack = 0.0;
 	so->key_ok = (bool *) palloc0(sizeof(bool) * norder);
 	so->key_center = (geoidx::GeoPoint *) palloc0(sizeof(geoidx::GeoPoint) * norder);
+	so->key_sphere = (bool *) palloc0(sizeof(bool) * norder);
 	so->key_planar = (bool *) palloc0(sizeof(bool) * norder);
 	so->key_target = (geoidx::PlanarTarget *) palloc0(sizeof(geoidx::PlanarTarget) * norder);
 	for (int k = 0; k < scan->numberOfOrderBys; k++)
@@ -117,7 +121,8 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 			setup_planar_order(so, key, k);
 			continue;
 		}
-		if (key->sk_strategy != GEOIDX_STRATEGY_DISTANCE)
+		const bool sphere = key->sk_strategy == GEOIDX_STRATEGY_SPHERE_DISTANCE;
+		if (key->sk_strategy != GEOIDX_STRATEGY_DISTANCE && !sphere)
 			elog(ERROR, "geoidx: unexpected strategy %d in an ORDER BY key", key->sk_strategy);
 		if (key->sk_flags & SK_ISNULL)
 			continue;
@@ -141,7 +146,18 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 		}
 		else
 			geoidx_point_unit(&p, "the geometry to order by distance to", &ll, NULL);
+		if (sphere)
+		{
+			/*
+			 * geography's <->: the scan's sphere distance is PostGIS's to a few
+			 * nanometres, not to the bit, and PostGIS's own value is the one
+			 * to order by: lower bounds a micrometre short, rechecked.
+			 */
+			so->order_recheck = true;
+			slack = std::max(slack, kSphereSlack);
+		}
 		so->key_ok[k] = true;
+		so->key_sphere[k] = sphere;
 		so->key_center[k] = geoidx::geographic_point(ll);
 		if (so->primary < 0)
 		{
@@ -227,7 +243,10 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 		geoidx::knn_init_planar(&so->knn, geoidx_knn_callbacks(scan), so->keys,
 								so->key_target[so->primary]);
 	else if (so->ordered)
+	{
 		geoidx::knn_init(&so->knn, geoidx_knn_callbacks(scan), so->keys, so->order_centre);
+		so->knn.use_spheroid = !so->key_sphere[so->primary];
+	}
 	so->started = false;
 	so->pages_visited = 0;
 	so->page_limit = 2 * (uint64) RelationGetNumberOfBlocks(scan->indexRelation) + 1000;

@@ -98,6 +98,9 @@ geoidx_key_distance(GeoidxScanOpaque so, int k, double x, double y)
 {
 	if (so->key_planar[k])
 		return geoidx::planar_point_distance(so->key_target[k], x, y);
+	if (so->key_sphere[k])
+		return geoidx::st_distance(geoidx::geographic_point(geoidx::stored_lonlat(x, y)),
+								   so->key_center[k], false);
 	return geoidx_entry_distance(so->key_center[k], x, y);
 }
 
@@ -143,7 +146,8 @@ geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 	}
 	/* exact: the keys before the primary are NULL, the primary is dist, the rest computed */
 	scan->xs_recheckorderby = false;
-	if (so->primary >= 0 && kind == GEOIDX_KIND_POINT && !so->key_planar[so->primary])
+	if (so->primary >= 0 && kind == GEOIDX_KIND_POINT && !so->key_planar[so->primary] &&
+		!so->key_sphere[so->primary])
 		geoidx_distance_memo_note(x, y, so->order_raw, dist);
 	for (int k = 0; k < scan->numberOfOrderBys; k++)
 	{

@@ -143,6 +143,7 @@ geoidx_validate(Oid opclassoid)
 				break;
 			case GEOIDX_STRATEGY_DISTANCE:
 			case GEOIDX_STRATEGY_PLANAR_DISTANCE:
+			case GEOIDX_STRATEGY_SPHERE_DISTANCE:
 				if (op->amoppurpose != AMOP_ORDER || !OidIsValid(op->amopsortfamily))
 					ok = fault(family, "has a distance operator that is not FOR ORDER BY", name);
 				else if (!check_amop_signature(op->amopopr, FLOAT8OID, op->amoplefttype,
@@ -176,7 +177,7 @@ geoidx_validate(Oid opclassoid)
 						   psprintf("%s has strategy %d; a point column has 1 (within), 2 "
 									"(distance), 3 to 5 (covers, covered by, intersects), 6 to 8 "
 									"(planar contains, covers, intersects), 9 to 11 (PostGIS's "
-									"&&, @ and ~) and 12 (PostGIS's <->)",
+									"&&, @ and ~), 12 and 13 (PostGIS's <->, planar and sphere)",
 									name, op->amopstrategy));
 		}
 	}

@@ -267,6 +267,18 @@ struct Hit
 	}
 };
 
+/*
+ * What the search orders by: metres on the spheroid (<~>), on PostGIS's sphere
+ * (geography's <->), or planar degrees from the raw coordinates (geometry's <->).
+ */
+enum class Metric
+{
+	spheroid,
+	sphere,
+	planar,
+};
+Metric metric = Metric::spheroid;
+
 /* Every row that satisfies the keys, with its distance from centre, in (distance, row) order. */
 std::vector<Hit>
 brute_force(const Tree &t, LonLat centre, const std::vector<Key> &keys)
@@ -300,8 +312,15 @@ brute_force(const Tree &t, LonLat centre, const std::vector<Key> &keys)
 		bool ok = true;
 		for (const Key &k : keys)
 			ok = ok && reference_match(k, p);
-		if (ok)
-			out.push_back(Hit{st_distance(p, c, true), (int) i});
+		if (!ok)
+			continue;
+		if (metric == Metric::planar)
+			out.push_back(Hit{
+				planar_point_distance(
+					PlanarTarget{centre.lon, centre.lon, centre.lat, centre.lat, true}, r.x, r.y),
+				(int) i});
+		else
+			out.push_back(Hit{st_distance(p, c, metric == Metric::spheroid), (int) i});
 	}
 	std::sort(out.begin(), out.end());
 	return out;
@@ -331,7 +350,15 @@ start(Search *x, Tree *t, LonLat centre, const std::vector<Key> &keys)
 		x->regions.push_back(
 			region_test(geographic_point(k.centre), k.radius, true, k.mode, k.point_first));
 	KnnCallbacks cb{visit, grow, alloc, release, t};
-	knn_init(&x->s, cb, spatial_keys(x->regions.data(), (int) x->regions.size()), centre);
+	SpatialKeys sk = spatial_keys(x->regions.data(), (int) x->regions.size());
+	if (metric == Metric::planar)
+		knn_init_planar(&x->s, cb, sk,
+						PlanarTarget{centre.lon, centre.lon, centre.lat, centre.lat, true});
+	else
+	{
+		knn_init(&x->s, cb, sk, centre);
+		x->s.use_spheroid = metric == Metric::spheroid;
+	}
 	knn_push_root(&x->s, (uint32_t) t->root);
 }
 
@@ -466,6 +493,35 @@ TEST(KnnSearch, EveryRowInDistanceOrderWithoutKeys)
 			check_search(&t, c, {}, 1 + q * 17, "first k");
 		}
 	}
+}
+
+/* The same trees on PostGIS's sphere (geography's <->) and in planar degrees (geometry's <->). */
+TEST(KnnSearch, SphereAndPlanarOrdersEqualBruteForce)
+{
+	std::mt19937_64 rng(13);
+	for (Metric m : {Metric::sphere, Metric::planar})
+	{
+		metric = m;
+		for (int trial = 0; trial < 8; trial++)
+		{
+			Tree t;
+			fill_rows(&t, rng, 200 + trial * 150);
+			build_tree(&t, rng, 3 + trial * 29, 2 + trial * 7);
+			for (int q = 0; q < 6; q++)
+			{
+				LonLat c = q == 0   ? LonLat{180.0, 0.0}
+						   : q == 1 ? LonLat{0.0, 90.0}
+						   : q == 2 ? LonLat{190.0, 10.0} /* planar: raw, a point beyond 180 */
+									: random_lonlat(rng);
+				check_search(&t, c, {}, -1, m == Metric::sphere ? "sphere: all" : "planar: all");
+				check_search(&t, c, {}, 1 + q * 17,
+							 m == Metric::sphere ? "sphere: k" : "planar: k");
+				std::vector<Key> keys{Key{RegionMode::within, c, 3.0e6, false}};
+				check_search(&t, c, keys, 10, "with a key");
+			}
+		}
+	}
+	metric = Metric::spheroid;
 }
 
 TEST(KnnSearch, KeysFilterExactlyAsPostgisWould)
