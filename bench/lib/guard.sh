@@ -6,6 +6,24 @@
 
 guard_table_exists() { [[ $(sql -c "SELECT to_regclass('$1') IS NOT NULL") == t ]]; }
 
+# geoidx_sph: PostGIS's sphere k-NN SQL on the geoidx table (the rewrite on)
+# gives the distances PostGIS's own plan gives on the reference table.
+guard_sphere_knn() { # label table ref_table column k centre_sql
+  local label=$1 t=$2 ref=$3 col=$4 k=$5 c=$6
+  sql <<SQL
+SET geoidx.rewrite_postgis = off;
+CREATE TEMP TABLE sph_want AS SELECT array_agg(d ORDER BY n) AS ds
+  FROM (SELECT $col::geography <-> ($c)::geography AS d, row_number() OVER () AS n
+        FROM (SELECT $col FROM $ref ORDER BY $col::geography <-> ($c)::geography LIMIT $k) s) q;
+SET geoidx.rewrite_postgis = on;
+SELECT '$label', got.ds = want.ds, format('%s distances, the last %s m', cardinality(got.ds), got.ds[$k])
+FROM sph_want want,
+     (SELECT array_agg(d ORDER BY n) AS ds
+        FROM (SELECT $col::geography <-> ($c)::geography AS d, row_number() OVER () AS n
+              FROM (SELECT $col FROM $t ORDER BY $col::geography <-> ($c)::geography LIMIT $k) s) q) got;
+SQL
+}
+
 # V: the viewport's rows through geoidx's index equal PostGIS's && on the
 # base table (no index there: a sequential scan), for 12 viewports of each zoom.
 guard_viewports() {
@@ -358,6 +376,12 @@ run_guard() {
     fi
     if guard_table_exists cities_geoidx && guard_table_exists viewports; then
       guard_viewports
+    fi
+    if guard_table_exists cities_geoidx; then
+      for c in 1 50000 121276; do
+        guard_sphere_knn "K1 cities_geoidx geography <-> (city $c)" cities_geoidx cities pos 10 \
+          "(SELECT pos FROM cities WHERE id = $c)"
+      done
     fi
   ) || die "guard: a guard query failed (is geoidx's SQL surface as documented?)"
   local label ok detail bad=0

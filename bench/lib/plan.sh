@@ -35,15 +35,15 @@ declare -A WL_FULL=(
   [r2_limit]="tid geoidx"
   [k1_limit]="tid geoidx"
   [r2]="gist_geog gist_geom spgist geoidx geoidx_pg geoidx_cl"
-  [k1_world_10]="gist_geog gist_geom geoidx geoidx_pg redis"
+  [k1_world_10]="gist_geog gist_geom geoidx geoidx_pg geoidx_sph redis"
   [k1_world_100]="gist_geog gist_geom geoidx redis"
-  [k1_cities_10]="gist_geog gist_geom geoidx geoidx_pg"
+  [k1_cities_10]="gist_geog gist_geom geoidx geoidx_pg geoidx_sph"
   [k1_cities_100]="gist_geog gist_geom geoidx"
   [kf]="gist_geog gist_geom geoidx"
   [pg]="gist_geog gist_offset gist_p1 geoidx geoidx_p1"
   [g1_covers]="gist_geog gist_geom geoidx geoidx_pg geoidx_planar"
   [g2_dwithin]="gist_geog gist_geom geoidx geoidx_pg"
-  [g3_knn]="gist_geog gist_geom geoidx geoidx_pg"
+  [g3_knn]="gist_geog gist_geom geoidx geoidx_pg geoidx_sph"
   [g4_coveredby]="gist_geog gist_geom geoidx"
   [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
@@ -58,13 +58,13 @@ declare -A WL_SHORT=(
   [r2_limit]="tid geoidx"
   [k1_limit]="tid geoidx"
   [r2]="gist_geog gist_geom geoidx geoidx_pg geoidx_cl"
-  [k1_world_10]="gist_geog gist_geom geoidx geoidx_pg redis"
-  [k1_cities_10]="gist_geog geoidx geoidx_pg"
+  [k1_world_10]="gist_geog gist_geom geoidx geoidx_pg geoidx_sph redis"
+  [k1_cities_10]="gist_geog geoidx geoidx_pg geoidx_sph"
   [kf]="gist_geog geoidx"
   [pg]="gist_offset geoidx geoidx_p1"
   [g1_covers]="gist_geog gist_geom geoidx geoidx_pg geoidx_planar"
   [g2_dwithin]="gist_geog geoidx geoidx_pg"
-  [g3_knn]="gist_geog geoidx geoidx_pg"
+  [g3_knn]="gist_geog geoidx geoidx_pg geoidx_sph"
   [g4_coveredby]="gist_geog gist_geom geoidx"
   [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
@@ -90,20 +90,21 @@ wl_pgbench_vars() {
 # (PG: page 1, and GiST's OFFSET form) -> the variant whose table they read.
 index_variant() {
   case $1 in
-    geoidx_p1 | geoidx_planar | geoidx_pg | tid) echo geoidx ;;
+    geoidx_p1 | geoidx_planar | geoidx_pg | geoidx_sph | tid) echo geoidx ;;
     geoidx_p64_cells) echo geoidx_p64 ;;
     gist_offset | gist_p1) echo gist_geog ;;
     *) echo "$1" ;;
   esac
 }
 
-# Settings a variant's sessions run with (PGOPTIONS): geoidx_planar and
-# geoidx_pg are PostGIS's SQL as the app sends it (planar, geography), served
+# Settings a variant's sessions run with (PGOPTIONS): geoidx_planar, geoidx_pg
+# and geoidx_sph are PostGIS's SQL as the app sends it (planar, geography, the
+# sphere's <->), served
 # through geoidx's rewrite, which the cluster has off for every other variant
 # (cluster.sh).
 variant_pgoptions() {
   case $1 in
-    geoidx_planar | geoidx_pg) echo "-c geoidx.rewrite_postgis=on" ;;
+    geoidx_planar | geoidx_pg | geoidx_sph) echo "-c geoidx.rewrite_postgis=on" ;;
   esac
 }
 
