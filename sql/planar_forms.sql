@@ -238,5 +238,53 @@ EXECUTE near('SRID=4326;POINT(-73.96 40.724)', 0.02) \gset
 SELECT length(:'ids') > 0 AS found, :'ids' = postgis_rows('SELECT id FROM vzones WHERE ST_DWithin(shape, ''SRID=4326;POINT(-73.96 40.724)'', 0.02)') AS same;
 RESET plan_cache_mode;
 
-DROP TABLE vpts, vzones, qgeoms, results;
-DROP FUNCTION uses_geoidx, rows_of, check_form, check_order, postgis_rows;
+-- An index-only scan cannot recheck distances: ordered by a shape (or by a
+-- parameter, which may be one), a column that could be returned from the index
+-- gets the plain index scan, which can; by a point, the index-only scan
+-- (exact distances). Each: the order of PostGIS's own plan.
+CREATE TABLE vtyped (id int PRIMARY KEY, pos geometry(Point, 4326));
+INSERT INTO vtyped SELECT id, pos FROM vpts WHERE ST_SRID(pos) = 4326;
+CREATE INDEX vtyped_pos ON vtyped USING geoidx (pos);
+VACUUM ANALYZE vtyped;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT pos FROM vtyped ORDER BY pos <~> 'SRID=4326;POLYGON((-74 40.65, -73.9 40.65, -73.9 40.75, -74 40.65))' LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT pos FROM vtyped ORDER BY pos <-> 'SRID=4326;POLYGON((-74 40.65, -73.9 40.65, -73.9 40.75, -74 40.65))' LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT pos FROM vtyped ORDER BY pos::geography <-> 'SRID=4326;POINT(-73.96 40.724)'::geography LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT pos FROM vtyped ORDER BY pos <-> 'SRID=4326;POINT(-73.96 40.724)' LIMIT 3;
+RESET enable_seqscan;
+CREATE FUNCTION ios_differs() RETURNS int LANGUAGE plpgsql AS $$
+DECLARE f text; g text; q text; bad int := 0; got text; want text;
+BEGIN
+	FOREACH f IN ARRAY ARRAY['pos <~> %s', 'pos <-> %s', 'pos::geography <-> %s::geography'] LOOP
+		FOREACH g IN ARRAY ARRAY[quote_literal('SRID=4326;POLYGON((-74 40.65, -73.9 40.65, -73.9 40.75, -74 40.65))') || '::geometry',
+				quote_literal('SRID=4326;LINESTRING(170 -5, -170 5)') || '::geometry',
+				quote_literal('SRID=4326;POINT(-73.96 40.724)') || '::geometry'] LOOP
+			-- the distances in the order returned (ties may come either way)
+			q := format('SELECT string_agg(d::text, '','') FROM (SELECT %1$s FROM vtyped ORDER BY %1$s LIMIT 25) s(d)',
+						format(f, g));
+			PERFORM set_config('enable_seqscan', 'off', true);
+			EXECUTE q INTO got;
+			PERFORM set_config('enable_seqscan', 'on', true);
+			PERFORM set_config('geoidx.rewrite_postgis', 'off', true);
+			PERFORM set_config('enable_indexscan', 'off', true);
+			PERFORM set_config('enable_indexonlyscan', 'off', true);
+			PERFORM set_config('enable_bitmapscan', 'off', true);
+			EXECUTE q INTO want;
+			PERFORM set_config('geoidx.rewrite_postgis', 'on', true);
+			PERFORM set_config('enable_indexscan', 'on', true);
+			PERFORM set_config('enable_indexonlyscan', 'on', true);
+			PERFORM set_config('enable_bitmapscan', 'on', true);
+			IF got IS DISTINCT FROM want THEN bad := bad + 1; RAISE WARNING 'differs: % % %', q, got, want; END IF;
+		END LOOP;
+	END LOOP;
+	RETURN bad;
+END $$;
+SELECT ios_differs();
+PREPARE nearest_pos(geometry) AS SELECT string_agg(ST_AsText(pos), ',') FROM (SELECT pos FROM vtyped ORDER BY pos <~> $1 LIMIT 5) s;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE nearest_pos('SRID=4326;POINT(0 0)');
+EXECUTE nearest_pos('SRID=4326;POLYGON((-74 40.65, -73.9 40.65, -73.9 40.75, -74 40.65))');
+RESET plan_cache_mode;
+
+DROP TABLE vpts, vzones, vtyped, qgeoms, results;
+DROP FUNCTION uses_geoidx, rows_of, check_form, check_order, postgis_rows, ios_differs;

@@ -60,6 +60,17 @@ double spheroid_distance(GeoPoint a, GeoPoint b);
 /* ST_Distance(a::geography, b::geography, use_spheroid), rounded to 10 nm as PostGIS does. */
 double st_distance(GeoPoint a, GeoPoint b, bool use_spheroid);
 
+/*
+ * a::geography <-> b::geography (geography_distance_knn) for two points: the
+ * radius of PostGIS's sphere times the great-circle angle, unrounded (the
+ * k-NN distance skips ST_Distance's rounding to 10 nm).
+ */
+inline double
+sphere_knn_distance(GeoPoint a, GeoPoint b)
+{
+	return kSphereRadius * sphere_central_angle(a, b);
+}
+
 /* ST_DWithin(a::geography, b::geography, radius, use_spheroid); boundary included. */
 bool st_dwithin(GeoPoint a, GeoPoint b, double radius, bool use_spheroid);
 

@@ -110,7 +110,8 @@ refine(KnnSearch *s, SearchItem *item)
 		else
 		{
 			/* point first, as ORDER BY col <~> centre computes it (distance_memo.cc) */
-			item->dist = st_distance(g, s->center, s->use_spheroid);
+			item->dist = s->use_spheroid ? st_distance(g, s->center, true)
+										 : sphere_knn_distance(g, s->center);
 			item->kind = ItemKind::exact;
 			s->refined++;
 		}

@@ -132,7 +132,7 @@ struct KnnSearch
 	Vec3 q;          /* its unit vector */
 	double center_lat_deg;
 	uint64_t refined;    /* exact distances computed: what EXPLAIN-level tests can count */
-	bool use_spheroid;   /* metres on WGS84 (<~>), else on PostGIS's sphere (geography's <->) */
+	bool use_spheroid;   /* metres on WGS84 (<~>), else geography's <-> (sphere_knn_distance) */
 	bool planar;         /* ordered by the planar distance to target, not by metres */
 	PlanarTarget target; /* of a planar search */
 };

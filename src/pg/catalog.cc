@@ -189,6 +189,7 @@ load_catalog(GeoidxCatalog *c)
 			c->pg_geog_knn_fn =
 				OidIsValid(c->pg_geog_knn_op) ? get_opcode(c->pg_geog_knn_op) : InvalidOid;
 			c->sphere_knn_op = geoidx_operator_oid("<~~>", gg[0], gg[1], ours, true);
+			c->planar_knn_op = geoidx_operator_oid("<->", gg[0], gg[1], postgis, true);
 			c->planar_coveredby_fn = geoidx_function_oid("st_coveredby", postgis, 2, gg, true);
 			const Oid ggr[3] = {c->geometry_type, c->geometry_type, FLOAT8OID};
 			c->planar_dwithin_fn = geoidx_function_oid("st_dwithin", postgis, 3, ggr, true);

@@ -563,6 +563,7 @@ typedef struct GeoidxCatalog
 	Oid pg_geog_knn_op; /* PostGIS's <-> (geography, geography) */
 	Oid pg_geog_knn_fn; /* ... its function */
 	Oid sphere_knn_op;  /* geoidx's <~~> (geometry, geometry): that of the casts */
+	Oid planar_knn_op;  /* PostGIS's <-> (geometry, geometry): planar degrees */
 	Oid planar_coveredby_fn;
 	Oid planar_dwithin_fn; /* ST_DWithin(geometry, geometry, float8) */
 	Oid pg_expand_fn;      /* ST_Expand(geometry, float8): PostGIS's box for ST_DWithin */

@@ -71,6 +71,7 @@ extern "C"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
+#include "optimizer/tlist.h"
 #include "utils/rel.h"
 #include "utils/guc.h"
 #include "utils/builtins.h"
@@ -640,6 +641,62 @@ geoidx_leads_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno, bool *un
 	return found;
 }
 
+namespace
+{
+
+/* Whether an ORDER BY expression is a geoidx ordering whose distances may be lower bounds. */
+bool
+lossy_ordering(const GeoidxCatalog &o, Node *e, Index relid)
+{
+	if (e == NULL || !IsA(e, OpExpr) || list_length(((OpExpr *) e)->args) != 2)
+		return false;
+	OpExpr *op = (OpExpr *) e;
+	const Oid ops[5] = {o.distance_op[0], o.distance_op[1], o.sphere_knn_op, o.pg_geog_knn_op,
+						o.planar_knn_op};
+	bool ordering = false;
+	for (Oid x : ops)
+		ordering |= OidIsValid(x) && op->opno == x;
+	Node *col = (Node *) linitial(op->args);
+	if (!ordering || !IsA(col, Var) || ((Var *) col)->varno != (int) relid)
+		return false;
+	return !geoidx_is_point_for_every_row((Node *) lsecond(op->args), o);
+}
+
+/*
+ * An index-only scan cannot take the lower bounds a geoidx scan gives for the
+ * distance to a shape (or to what may be one: a parameter), which the executor
+ * rechecks in a plain index scan, and PostgreSQL raises "lossy distance
+ * functions are not supported in index-only scans" at run time. Where the
+ * query orders this table so, its geoidx indexes return no column for this
+ * query: the planner builds the plain ordered index scan instead.
+ */
+void
+no_lossy_index_only(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel)
+{
+	if (rel == NULL || root->parse->sortClause == NIL)
+		return;
+	bool lossy = false;
+	ListCell *lc;
+	foreach (lc, root->processed_tlist)
+	{
+		TargetEntry *te = (TargetEntry *) lfirst(lc);
+		if (te->ressortgroupref != 0 &&
+			get_sortgroupref_clause_noerr(te->ressortgroupref, root->parse->sortClause) != NULL)
+			lossy |= lossy_ordering(o, (Node *) te->expr, rel->relid);
+	}
+	if (!lossy)
+		return;
+	foreach (lc, rel->indexlist)
+	{
+		IndexOptInfo *ix = (IndexOptInfo *) lfirst(lc);
+		if (ix->relam == o.geoidx_am)
+			for (int i = 0; i < ix->ncolumns; i++)
+				ix->canreturn[i] = false;
+	}
+}
+
+} // namespace
+
 /* Counts the planner's table lookups: a planning of a table starts a new count (tree_estimate.cc).
  */
 uint64 geoidx_relation_info_calls = 0;
@@ -663,6 +720,7 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 	rewrite_jointree(o, root, (Node *) root->parse->jointree, rel, relid, &changed);
 	geoidx_rewrite_geography_order(o, root, rel, relid);
 	rewrite_pruned_keys(o, root, rel);
+	no_lossy_index_only(o, root, rel);
 }
 
 } // namespace

@@ -9,9 +9,6 @@
 namespace
 {
 
-/* How far below PostGIS's k-NN distance on the sphere the scan's bound of it may lie, metres. */
-constexpr double kSphereSlack = 1e-6;
-
 /* Turn the WHERE keys into region keys and payload filters; a key no row satisfies ends it. */
 void
 setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
@@ -146,16 +143,6 @@ setup_order(IndexScanDesc scan, GeoidxScanOpaque so)
 		}
 		else
 			geoidx_point_unit(&p, "the geometry to order by distance to", &ll, NULL);
-		if (sphere)
-		{
-			/*
-			 * geography's <->: the scan's sphere distance is PostGIS's to a few
-			 * nanometres, not to the bit, and PostGIS's own value is the one
-			 * to order by: lower bounds a micrometre short, rechecked.
-			 */
-			so->order_recheck = true;
-			slack = std::max(slack, kSphereSlack);
-		}
 		so->key_ok[k] = true;
 		so->key_sphere[k] = sphere;
 		so->key_center[k] = geoidx::geographic_point(ll);

@@ -99,8 +99,8 @@ geoidx_key_distance(GeoidxScanOpaque so, int k, double x, double y)
 	if (so->key_planar[k])
 		return geoidx::planar_point_distance(so->key_target[k], x, y);
 	if (so->key_sphere[k])
-		return geoidx::st_distance(geoidx::geographic_point(geoidx::stored_lonlat(x, y)),
-								   so->key_center[k], false);
+		return geoidx::sphere_knn_distance(geoidx::geographic_point(geoidx::stored_lonlat(x, y)),
+										   so->key_center[k]);
 	return geoidx_entry_distance(so->key_center[k], x, y);
 }
 

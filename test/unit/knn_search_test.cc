@@ -319,8 +319,10 @@ brute_force(const Tree &t, LonLat centre, const std::vector<Key> &keys)
 				planar_point_distance(
 					PlanarTarget{centre.lon, centre.lon, centre.lat, centre.lat, true}, r.x, r.y),
 				(int) i});
+		else if (metric == Metric::sphere)
+			out.push_back(Hit{sphere_knn_distance(p, c), (int) i});
 		else
-			out.push_back(Hit{st_distance(p, c, metric == Metric::spheroid), (int) i});
+			out.push_back(Hit{st_distance(p, c, true), (int) i});
 	}
 	std::sort(out.begin(), out.end());
 	return out;
