@@ -221,6 +221,14 @@ targets_table() {
     r=$(ratio "$(tps_of "$w" geoidx "$t" "$m" "$c")" "$(tps_of "$w" gist_geom "$t" "$m" "$c")")
     row "$(title_of "$w"): geoidx / GiST(geometry), pos && box" "$r" ">=" 1
   done
+  # the drop-in check (lib/dropin.sh): every other index's SQL on the geoidx table
+  if [[ -s $DROPIN_CSV ]]; then
+    local n ok
+    n=$(wc -l <"$DROPIN_CSV")
+    ok=$(grep -c ',geoidx$' "$DROPIN_CSV")
+    printf '| %s | %s | %s | %s |\n' "drop-in: other indexes' SQL of these workloads on the geoidx table, read through geoidx with no sequential scan" \
+      "$ok of $n" "= $n" "$([[ $ok == "$n" ]] && echo PASS || echo FAIL)"
+  fi
   r=$(ratio "$(tps_of r2 geoidx "$t" "$m" "$c")" "$(tps_of r2 gist_geog "$t" "$m" "$c")")
   row "R2: geoidx / GiST(geography)" "$r" ">=" 2
   g1=$(tps_of r2 gist_geog "$t" "$m" "$c")
@@ -374,6 +382,18 @@ write_report() {
     echo
     targets_table
     echo
+    if [[ -s $DROPIN_CSV ]]; then
+      echo "## Drop-in: every other index's SQL on the geoidx table"
+      echo
+      echo "Each GiST / SP-GiST variant's script, its table swapped for the geoidx one, run 20 times with geoidx.rewrite_postgis on (lib/dropin.sh)."
+      echo
+      echo "| workload | variant | on the geoidx table |"
+      echo "|---|---|---|"
+      while IFS=, read -r w v verdict; do
+        printf '| %s | %s | %s |\n' "$(title_of "$w")" "$v" "$verdict"
+      done <"$DROPIN_CSV"
+      echo
+    fi
     echo "## Index builds"
     echo
     echo "create: the first CREATE INDEX, timed while the other loader ran on the other core."
