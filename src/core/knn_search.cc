@@ -19,6 +19,22 @@ chord_bound(const KnnSearch *s, const Vec3 &v)
 	return metres_lower_bound(chord2_to_angle(chord2(v, s->q)), s->use_spheroid);
 }
 
+/* A chunk's point as a frontier item of that kind and key. */
+SearchItem
+point_item(const ChunkEntry &e, double dist, ItemKind kind, bool in_region)
+{
+	SearchItem c{};
+	c.dist = dist;
+	c.kind = kind;
+	c.row_kind = kRowPoint;
+	c.in_region = in_region;
+	c.payload = e.payload;
+	c.row = e.row;
+	c.x = e.x;
+	c.y = e.y;
+	return c;
+}
+
 /* A planar search's chunk: each point tested against the keys and pushed at its distance. */
 void
 push_planar_points(KnnSearch *s, const SearchChunk &chunk)
@@ -29,16 +45,8 @@ push_planar_points(KnnSearch *s, const SearchChunk &chunk)
 		if (!chunk.in_region && s->keys.n > 0 &&
 			!spatial_point_matches(s->keys, stored_lonlat(e.x, e.y)))
 			continue;
-		SearchItem c{};
-		c.dist = planar_point_distance(s->target, e.x, e.y);
-		c.kind = ItemKind::exact;
-		c.row_kind = kRowPoint;
-		c.in_region = true;
-		c.payload = e.payload;
-		c.row = e.row;
-		c.x = e.x;
-		c.y = e.y;
-		heap_push(&s->heap, c);
+		heap_push(&s->heap,
+				  point_item(e, planar_point_distance(s->target, e.x, e.y), ItemKind::exact, true));
 	}
 }
 
@@ -60,12 +68,12 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	for (int i = 0; i < chunk.n; i++)
 	{
 		const ChunkEntry &e = chunk.e[i];
-		SearchItem c{};
-		c.in_region = chunk.in_region;
 		LonLat ll = stored_lonlat(e.x, e.y);
-		c.dist = std::max(chunk_bound,
-						  metres_lower_bound_dlat(ll.lat, s->center_lat_deg, s->use_spheroid));
-		c.kind = ItemKind::coarse;
+		SearchItem c =
+			point_item(e,
+					   std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg,
+																	 s->use_spheroid)),
+					   ItemKind::coarse, chunk.in_region);
 		if (!c.in_region && s->keys.near_side_keys)
 		{
 			/* the vector the test needs also gives the chord bound: straight to candidate */
@@ -77,11 +85,6 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 			c.dist = std::max(c.dist, chord_bound(s, v));
 			c.kind = ItemKind::candidate;
 		}
-		c.row_kind = kRowPoint;
-		c.payload = e.payload;
-		c.row = e.row;
-		c.x = e.x;
-		c.y = e.y;
 		heap_push(&s->heap, c);
 	}
 }

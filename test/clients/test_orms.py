@@ -122,6 +122,24 @@ def geoalchemy(t, dsn, ref):
                         Geography)
             got = s.query(Shop.id).filter(func.ST_CoveredBy(cast(Shop.pos, Geography), zone)).all()
             ref.verify(t, f"geoalchemy2 geometry ST_CoveredBy(::geography) ({lon}, {lat})", sent[-1], got, False)
+            # planar, in degrees, as GiST users write it: the box operator, ST_Within, ST_DWithin, <->
+            box = WKTElement(f"POLYGON(({lon - 0.2} {lat - 0.1}, {lon + 0.2} {lat - 0.1}, {lon + 0.2} "
+                             f"{min(lat + 0.1, 90)}, {lon - 0.2} {min(lat + 0.1, 90)}, {lon - 0.2} {lat - 0.1}))",
+                             srid=4326)
+            for label, q in (
+                    ("geoalchemy2 geometry && (Comparator.intersects)", s.query(Shop.id).filter(Shop.pos.intersects(box))),
+                    ("geoalchemy2 geometry @ (Comparator.contained)", s.query(Shop.id).filter(Shop.pos.contained(box))),
+                    ("geoalchemy2 geometry ST_Within", s.query(Shop.id).filter(func.ST_Within(Shop.pos, box))),
+                    ("geoalchemy2 geometry ST_DWithin in degrees",
+                     s.query(Shop.id).filter(func.ST_DWithin(Shop.pos, wkt, 0.05)))):
+                got = q.all()
+                ref.verify(t, f"{label} ({lon}, {lat})", sent[-1], got, False)
+            got = (s.query(Shop.id, Shop.pos.distance_centroid(wkt))
+                   .order_by(Shop.pos.distance_centroid(wkt)).limit(10).all())
+            ref.verify(t, f"geoalchemy2 geometry ORDER BY <-> (distance_centroid) ({lon}, {lat})", sent[-1], got, True)
+            sphere = cast(Shop.pos, Geography).distance_centroid(here)
+            got = s.query(Shop.id, sphere).order_by(sphere).limit(10).all()
+            ref.verify(t, f"geoalchemy2 geography <-> order ({lon}, {lat})", sent[-1], got, True)
     engine.dispose()
 
 
@@ -190,15 +208,29 @@ def geodjango(t, dsn, ref):
                         (lon - 0.01, lat - 0.01)), srid=4326)
         got = [(p.id,) for p in Place.objects.filter(pos__coveredby=zone)]
         ref.verify(t, f"geodjango coveredby ({lon}, {lat})", last_sql(), got, False)
+        # a geometry field's planar lookups, as GeoDjango sends them for GiST
+        box = Polygon.from_bbox((lon - 0.2, lat - 0.1, lon + 0.2, min(lat + 0.1, 90)))
+        box.srid = 4326
+        for label, qs in (
+                ("geodjango bboverlaps (&&)", Stop.objects.filter(pos__bboverlaps=box)),
+                ("geodjango contained (@)", Stop.objects.filter(pos__contained=box)),
+                ("geodjango within", Stop.objects.filter(pos__within=box)),
+                ("geodjango intersects", Stop.objects.filter(pos__intersects=box)),
+                ("geodjango geometry coveredby", Stop.objects.filter(pos__coveredby=box)),
+                ("geodjango geometry dwithin in degrees", Stop.objects.filter(pos__dwithin=(here, 0.05)))):
+            got = [(p.id,) for p in qs]
+            ref.verify(t, f"{label} ({lon}, {lat})", last_sql(), got, False)
 
 
 def main():
     dsn = sys.argv[1] if len(sys.argv) > 1 else ""
     t = Checks()
     ref = Reference(dsn, ["ga_shops_pos", "ga_spots_geog", "dj_places_pos", "dj_stops_pos"])
-    print("GeoAlchemy2: geometry and geography columns, ST_DWithin, ST_Distance, ST_CoveredBy")
+    print("GeoAlchemy2: geometry and geography columns, ST_DWithin, ST_Distance, ST_CoveredBy; planar &&,"
+          " ST_Within, ST_DWithin in degrees, <->; geography <->")
     geoalchemy(t, dsn, ref)
-    print("GeoDjango: a geography PointField (dwithin, distance_lte, Distance, coveredby), a geometry one (distance_lte)")
+    print("GeoDjango: a geography PointField (dwithin, distance_lte, Distance, coveredby), a geometry one"
+          " (distance_lte, bboverlaps, contained, within, intersects, coveredby, dwithin)")
     geodjango(t, dsn, ref)
     print(f"orms: {t.passed} passed, {t.failed} failed")
     return 1 if t.failed else 0

@@ -52,6 +52,25 @@ PG_KNN = ("/* client:pg_knn */ SELECT id, ST_Distance(pos::geography,"
           " ORDER BY ST_Distance(pos::geography, ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography)"
           " LIMIT %(k)s")
 
+# PostGIS's planar SQL as map clients and GiST users send it: the viewport box,
+# ST_DWithin in degrees, the nearest in degrees, and geography's <-> (the sphere).
+PG_VIEWPORT = ("/* client:pg_viewport */ SELECT id FROM pts"
+               " WHERE pos && ST_MakeEnvelope(%(x0)s, %(y0)s, %(x1)s, %(y1)s, 4326)")
+PG_DEGREES = ("/* client:pg_degrees */ SELECT id FROM pts"
+              " WHERE ST_DWithin(pos, ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326), %(d)s)")
+PG_PLANAR_KNN = ("/* client:pg_planar_knn */ SELECT id, pos <-> ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)"
+                 " FROM pts ORDER BY pos <-> ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326) LIMIT %(k)s")
+PG_SPHERE_KNN = ("/* client:pg_sphere_knn */ SELECT id, pos::geography <->"
+                 " ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography FROM pts"
+                 " ORDER BY pos::geography <-> ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography"
+                 " LIMIT %(k)s")
+REF_VIEWPORT = "SELECT id FROM pts WHERE pos && ST_MakeEnvelope(%(x0)s, %(y0)s, %(x1)s, %(y1)s, 4326)"
+REF_DEGREES = "SELECT id FROM pts WHERE ST_DWithin(pos, ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326), %(d)s)"
+REF_PLANAR_KNN = ("SELECT id, pos <-> ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326) AS d"
+                  " FROM pts ORDER BY d FETCH FIRST %(k)s ROWS WITH TIES")
+REF_SPHERE_KNN = ("SELECT id, pos::geography <-> ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography AS d"
+                  " FROM pts ORDER BY d FETCH FIRST %(k)s ROWS WITH TIES")
+
 REF_RADIUS = ("SELECT id FROM pts WHERE ST_DWithin(pos::geography,"
               " ST_SetSRID(ST_MakePoint(%(lon)s, %(lat)s), 4326)::geography, %(r)s)")
 # WITH TIES: every row tied with the k-th, so that any choice among them can be accepted.
@@ -192,6 +211,33 @@ def main():
     print("k-NN: PostGIS's ORDER BY ST_Distance(geography) LIMIT k sent unchanged, rewritten")
     knn_battery(PG_KNN, "pg_knn", knn_cases)
     prove_generic(t, s, "/* client:pg_knn */", indexes, "Order By:")
+
+    print("planar: PostGIS's pos && ST_MakeEnvelope(...) and ST_DWithin(pos, c, degrees), sent unchanged")
+    s.conn.execute("SET plan_cache_mode = force_generic_plan")
+    for lon, lat in CENTRES:
+        for w in (0.001, 0.1, 2.0):
+            p = {"x0": lon - w, "y0": lat - w, "x1": lon + w, "y1": lat + w}
+            got = [row[0] for row in s.run(PG_VIEWPORT, p)]
+            want = {row[0] for row in ref.execute(REF_VIEWPORT, p)}
+            t.check(len(got) == len(set(got)) and set(got) == want,
+                    f"viewport ({lon}, {lat}) {w}: {len(got)} rows, PostGIS {len(want)}")
+            p = {"lon": lon, "lat": lat, "d": w}
+            got = [row[0] for row in s.run(PG_DEGREES, p)]
+            want = {row[0] for row in ref.execute(REF_DEGREES, p)}
+            t.check(len(got) == len(set(got)) and set(got) == want,
+                    f"degrees ({lon}, {lat}) {w}: {len(got)} rows, PostGIS {len(want)}")
+    prove_generic(t, s, "/* client:pg_viewport */", indexes, "Index Cond:")
+    prove_generic(t, s, "/* client:pg_degrees */", indexes, "Index Cond:")
+
+    print("k-NN: PostGIS's ORDER BY pos <-> c (degrees) and pos::geography <-> c::geography (sphere), unchanged")
+    for query, reference, tag in ((PG_PLANAR_KNN, REF_PLANAR_KNN, "pg_planar_knn"),
+                                  (PG_SPHERE_KNN, REF_SPHERE_KNN, "pg_sphere_knn")):
+        for lon, lat in CENTRES:
+            for k in KS:
+                p = {"lon": lon, "lat": lat, "k": k}
+                why = knn_mismatch(s.run(query, p), ref.execute(reference, p).fetchall(), k)
+                t.check(why is None, f"{tag} ({lon}, {lat}) k {k}: {why}")
+        prove_generic(t, s, f"/* client:{tag} */", indexes, "Order By:")
 
     print(f"psycopg: {t.passed} passed, {t.failed} failed")
     return 1 if t.failed else 0

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "geodesy.h"
+#include "cast_vector.h"
 #include "planar_box.h"
 #include "shape_bounds.h"
 
@@ -84,15 +85,6 @@ TEST(PlanarBox, ImageOfAnUnboundedBoxIsTheSphere)
 		EXPECT_EQ(huge.lo[i], -1.0);
 		EXPECT_EQ(huge.hi[i], 1.0);
 	}
-}
-
-/* A point's unit vector where the geography cast puts it (what a point entry's box holds). */
-Vec3
-cast_vector(double x, double y)
-{
-	LonLat ll;
-	(void) normalize_like_geography(x, y, &ll);
-	return unit_vector(geographic_point(ll));
 }
 
 TEST(PlanarBox, EveryMatchReachesTheImage)

@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "cast_vector.h"
 #include "geodesy.h"
 #include "planar_distance.h"
 #include "shape_bounds.h"
@@ -20,14 +21,6 @@ namespace
 {
 
 using namespace geoidx;
-
-Vec3
-cast_vector(double x, double y)
-{
-	LonLat ll;
-	(void) normalize_like_geography(x, y, &ll);
-	return unit_vector(geographic_point(ll));
-}
 
 TEST(PlanarDistance, PointDistanceIsPostgisArithmetic)
 {
