@@ -162,8 +162,10 @@ nearest_of_ring(const Candidate *cand, int n, uint32_t ring)
 
 bool
 shape_point_distance(const CoverShape &s, const GeoPoint &gp, const Vec3 &vp, bool use_spheroid,
-					 double *metres)
+					 double *metres, bool knn)
 {
+	if (knn)
+		use_spheroid = false;
 	const Cover c = cover_shape_covers(s, vp);
 	if (c == Cover::inside)
 	{
@@ -211,7 +213,7 @@ shape_point_distance(const CoverShape &s, const GeoPoint &gp, const Vec3 &vp, bo
 			if (cand[k].ring == ring)
 				cand[k].ring = UINT32_MAX; /* done with this ring */
 	}
-	*metres = st_distance(gp, b.closest, use_spheroid);
+	*metres = knn ? sphere_knn_distance(gp, b.closest) : st_distance(gp, b.closest, use_spheroid);
 	return true;
 }
 

@@ -36,8 +36,13 @@ namespace geoidx
  * PostGIS's ST_Distance(geography) in metres of shape s and the point whose
  * geographic_point_init radians are gp and whose ll2cart vector is vp
  * (covers_vector); false where geoidx leaves the answer to PostGIS.
+ *
+ * knn: instead, geography's <-> of the two (geography_distance_knn, on the
+ * sphere whatever use_spheroid says): its loop over rings is the path above
+ * with no rounding, the sphere's radius times the nearest edge point's angle
+ * (lwgeom_distance_spheroid's use_sphere case), 0 for a point inside.
  */
 bool shape_point_distance(const CoverShape &s, const GeoPoint &gp, const Vec3 &vp,
-						  bool use_spheroid, double *metres);
+						  bool use_spheroid, double *metres, bool knn = false);
 
 } // namespace geoidx

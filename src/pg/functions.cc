@@ -167,6 +167,14 @@ extern "C"
 extern "C" Datum
 geoidx_sphere_knn_distance(PG_FUNCTION_ARGS)
 {
+	/* a polygon and a point: from the prepared polygon, where geoidx is sure of PostGIS's value */
+	const char *what1 = "the left operand of <~~>", *what2 = "the right operand of <~~>";
+	double m;
+	if (geoidx_prepared_distance(PG_GETARG_DATUM(0), what1, PG_GETARG_DATUM(1), what2, false, &m,
+								 true) ||
+		geoidx_prepared_distance(PG_GETARG_DATUM(1), what2, PG_GETARG_DATUM(0), what1, false, &m,
+								 true))
+		PG_RETURN_FLOAT8(m);
 	Datum d;
 	if (!geoidx_postgis_call(GEOIDX_PG_KNN, PG_GETARG_DATUM(0), "the left operand of <~~>",
 							 PG_GETARG_DATUM(1), "the right operand of <~~>", 0.0, false, &d))

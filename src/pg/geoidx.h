@@ -635,7 +635,8 @@ extern bool geoidx_prepared_distance_bounds(Datum poly, const char *what_poly, D
 											const char *what_pt, bool use_spheroid, double *lo,
 											double *hi);
 extern bool geoidx_prepared_distance(Datum poly, const char *what_poly, Datum pt,
-									 const char *what_pt, bool use_spheroid, double *metres);
+									 const char *what_pt, bool use_spheroid, double *metres,
+									 bool knn = false);
 extern int geoidx_prepared_dwithin(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
 								   double metres, bool use_spheroid);
 extern int geoidx_prepared_intersects(Datum poly, const char *what_poly, Datum pt,

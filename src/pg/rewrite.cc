@@ -490,6 +490,27 @@ known_before_scan(PlannerInfo *root, Node *arg, RelOptInfo *rel)
 }
 
 /*
+ * Whether arg is a geometry column of another table of the query that leads a
+ * geoidx index: then that table's planning gives the call geoidx's operator
+ * (which this table's index can also use, through its function's support),
+ * and the function form must not take the call first.
+ */
+bool
+other_side_takes_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *arg)
+{
+	if (!IsA(arg, Var) || ((Var *) arg)->varlevelsup != 0 || ((Var *) arg)->varattno <= 0 ||
+		((Var *) arg)->vartype != o.geometry_type)
+		return false;
+	Var *v = (Var *) arg;
+	if (v->varno <= 0 || v->varno >= root->simple_rel_array_size)
+		return false;
+	RangeTblEntry *rte = root->simple_rte_array[v->varno];
+	bool unconditional;
+	return rte != NULL && rte->rtekind == RTE_RELATION &&
+		   geoidx_leads_index(o, rte->relid, v->varattno, &unconditional);
+}
+
+/*
  * What stands for a PostGIS planar predicate on a column of this table that
  * leads a geoidx index (see the header), or NULL: geoidx's operator of it
  * where the family takes the column on that side, else geoidx's function of
@@ -538,6 +559,8 @@ planar_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *
 		if (OidIsValid(op[i]))
 			return (Node *) make_opclause(op[i], BOOLOID, false, (Expr *) linitial(f->args),
 										  (Expr *) lsecond(f->args), InvalidOid, f->inputcollid);
+		if (OidIsValid(op[1 - i]) && other_side_takes_operator(o, root, other))
+			continue;
 		return (Node *) makeFuncExpr(fn, BOOLOID, f->args, InvalidOid, f->inputcollid,
 									 COERCE_EXPLICIT_CALL);
 	}

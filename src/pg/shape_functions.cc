@@ -138,7 +138,7 @@ struct
  */
 bool
 geoidx_prepared_distance(Datum poly, const char *what_poly, Datum pt, const char *what_pt,
-						 bool use_spheroid, double *metres)
+						 bool use_spheroid, double *metres, bool knn)
 {
 	GeoidxPoint p;
 	geoidx::LonLat ll;
@@ -147,7 +147,7 @@ geoidx_prepared_distance(Datum poly, const char *what_poly, Datum pt, const char
 		return false;
 	bool known =
 		geoidx::shape_point_distance(*shape, geoidx::geographic_point(ll),
-									 geoidx::covers_vector(p.x, p.y), use_spheroid, metres);
+									 geoidx::covers_vector(p.x, p.y), use_spheroid, metres, knn);
 	if (known)
 		distances.computed++;
 	else

@@ -25,9 +25,13 @@ namespace
 using namespace geoidx;
 using namespace nyc_shapes;
 
-/* The spheroid distance to the nearest point of every edge, nothing skipped. */
+/*
+ * The spheroid distance to the nearest point of every edge, nothing skipped;
+ * knn: geography's <-> (lwgeom_distance_spheroid on the sphere), the sphere's
+ * radius times the least angle, unrounded.
+ */
 double
-brute_force(const Shape &shape, double dx, double dy, const GeoPoint &gp)
+brute_force(const Shape &shape, double dx, double dy, const GeoPoint &gp, bool knn = false)
 {
 	double best = INFINITY;
 	GeoPoint closest{0, 0};
@@ -45,7 +49,7 @@ brute_force(const Shape &shape, double dx, double dy, const GeoPoint &gp)
 					closest = c;
 				}
 			}
-	return st_distance(gp, closest, true);
+	return knn ? kSphereRadius * best : st_distance(gp, closest, true);
 }
 
 TEST(ShapeDistance, TheSearchFindsTheEdgeABruteForceFinds)
@@ -85,6 +89,14 @@ TEST(ShapeDistance, TheSearchFindsTheEdgeABruteForceFinds)
 					outside++;
 					ASSERT_EQ(d, brute_force(ntas[n], dx, dy, gp))
 						<< "neighbourhood " << n << " at " << q.lon << " " << q.lat;
+					/* the same search gives geography's <-> where it answers */
+					double k;
+					if (shape_point_distance(p.shape, gp, covers_vector(q.lon, q.lat), true, &k,
+											 true))
+					{
+						ASSERT_EQ(k, brute_force(ntas[n], dx, dy, gp, true))
+							<< "<-> of neighbourhood " << n << " at " << q.lon << " " << q.lat;
+					}
 				}
 		}
 	}
