@@ -268,7 +268,41 @@ PREPARE near_postgis(geometry) AS SELECT id FROM fpts WHERE ST_DWithin(pos::geog
 EXECUTE near_postgis('SRID=4269;POINT(-73.96 40.71)');
 SET geoidx.rewrite_postgis = on;
 \set VERBOSITY default
+-- the sphere's distance compared with a parameter (GeoDjango's distance_lte on a geometry
+-- PointField, psycopg's server-side binding): the candidate disc of the parameter, a NaN
+-- bound's the whole sphere (d < NaN holds for every row); PostGIS's rows for every value
+PREPARE sphere_near(geometry, float8) AS
+	SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') AS ids FROM fpts WHERE ST_DistanceSphere(pos, $1) < $2;
+PREPARE sphere_zones(geometry, float8) AS
+	SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') AS ids FROM fzones
+	WHERE $2 >= ST_Distance($1::geography, shape::geography, false);
+EXPLAIN (COSTS OFF) EXECUTE sphere_near('SRID=4326;POINT(-73.96 40.71)', 500);
+CREATE FUNCTION sphere_param_differs() RETURNS TABLE (queries int, rows bigint, differ int) LANGUAGE plpgsql AS $$
+DECLARE c text; r float8; got text; want text; n int;
+BEGIN
+	queries := 0; rows := 0; differ := 0;
+	FOR c IN SELECT centres.c FROM centres WHERE centres.c NOT LIKE '%EMPTY%' LOOP
+		FOREACH r IN ARRAY ARRAY[500, 3000, 800000, 0, -1, 'NaN', 'Infinity']::float8[] LOOP
+			EXECUTE format('EXECUTE sphere_near(%L, %L)', c, r) INTO got;
+			PERFORM set_config('geoidx.rewrite_postgis', 'off', true);
+			want := rows_of(format('SELECT id FROM fpts WHERE ST_DistanceSphere(pos, %L::geometry) < %L::float8', c, r), false);
+			PERFORM set_config('geoidx.rewrite_postgis', 'on', true);
+			queries := queries + 1;
+			rows := rows + coalesce(array_length(string_to_array(want, ','), 1), 0);
+			IF got IS DISTINCT FROM want THEN differ := differ + 1; RAISE WARNING 'differs: % %', c, r; END IF;
+			EXECUTE format('EXECUTE sphere_zones(%L, %L)', c, r) INTO got;
+			PERFORM set_config('geoidx.rewrite_postgis', 'off', true);
+			want := rows_of(format('SELECT id FROM fzones WHERE %L::float8 >= ST_Distance(%L::geography, shape::geography, false)', r, c), false);
+			PERFORM set_config('geoidx.rewrite_postgis', 'on', true);
+			queries := queries + 1;
+			rows := rows + coalesce(array_length(string_to_array(want, ','), 1), 0);
+			IF got IS DISTINCT FROM want THEN differ := differ + 1; RAISE WARNING 'differs (zones): % %', c, r; END IF;
+		END LOOP;
+	END LOOP;
+	RETURN NEXT;
+END $$;
+SELECT queries, rows > 0 AS found, differ FROM sphere_param_differs();
 RESET plan_cache_mode;
 
 DROP TABLE fpts, fzones, fgeog, fpartial, ftyped, centres, qshapes, results;
-DROP FUNCTION uses_geoidx, rows_of, check_form, generic_differs, sphere_check;
+DROP FUNCTION uses_geoidx, rows_of, check_form, generic_differs, sphere_check, sphere_param_differs;

@@ -163,6 +163,8 @@ load_catalog(GeoidxCatalog *c)
 			c->float8_cmp[i] =
 				geoidx_operator_oid(cmp[i], FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE, true);
 		c->in_op = geoidx_operator_oid("<@", ANYELEMENTOID, ANYARRAYOID, ours, true);
+		c->float8_eq_op =
+			geoidx_operator_oid("=", FLOAT8OID, FLOAT8OID, PG_CATALOG_NAMESPACE, true);
 		if (OidIsValid(c->geography_type) && OidIsValid(c->geometry_type))
 		{
 			const Oid g = c->geography_type;

@@ -540,6 +540,7 @@ typedef struct GeoidxCatalog
 	Oid envelope_fn; /* PostGIS's ST_MakeEnvelope(float8 x4, int4) */
 	Oid float8_plus_op;
 	Oid float8_cmp[4]; /* float8 > >= < <= */
+	Oid float8_eq_op;  /* float8 = (NaN = NaN holds) */
 	Oid in_op;         /* <@ (anyelement, anyarray) */
 	Oid geoidx_am;
 	bool envelope_ready;

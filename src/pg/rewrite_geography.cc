@@ -51,6 +51,7 @@ extern "C"
 }
 
 #include <cmath>
+#include <limits>
 
 namespace
 {
@@ -347,14 +348,46 @@ float8_comparison(const GeoidxCatalog &o, Oid opno)
 	return -1;
 }
 
-/* Whether a constant bound leaves a sphere-distance comparison to the disc of its value. */
-bool
-disc_bound(Node *n)
+/*
+ * The radius of the candidate disc of a sphere-distance comparison with the
+ * bound n, or NULL: a constant as it is; a parameter (or any bound known
+ * before the scan) as CASE WHEN n = 'NaN' THEN 'Infinity' ELSE n END, since
+ * d < NaN holds for every row (float8 puts NaN above every number, and NaN =
+ * NaN) and only the whole sphere's disc has them all; a constant NaN bound
+ * gives no condition at all.
+ */
+Node *
+disc_radius(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel, Node *n)
 {
-	if (!IsA(n, Const) || ((Const *) n)->consttype != FLOAT8OID || ((Const *) n)->constisnull)
-		return false;
-	/* d < NaN holds for every row (float8 puts NaN above every number): no disc has them */
-	return !std::isnan(DatumGetFloat8(((Const *) n)->constvalue));
+	if (exprType(n) != FLOAT8OID)
+		return NULL;
+	if (IsA(n, Const))
+	{
+		if (((Const *) n)->constisnull || std::isnan(DatumGetFloat8(((Const *) n)->constvalue)))
+			return NULL;
+		return n;
+	}
+	if (!OidIsValid(o.float8_eq_op) || contain_volatile_functions(n) ||
+		bms_is_member(rel->relid, pull_varnos(root, n)))
+		return NULL;
+	CaseWhen *w = makeNode(CaseWhen);
+	w->expr =
+		make_opclause(o.float8_eq_op, BOOLOID, false, (Expr *) n,
+					  (Expr *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
+										 Float8GetDatum(std::nan("")), false, FLOAT8PASSBYVAL),
+					  InvalidOid, InvalidOid);
+	w->result = (Expr *) makeConst(FLOAT8OID, -1, InvalidOid, sizeof(float8),
+								   Float8GetDatum(std::numeric_limits<double>::infinity()), false,
+								   FLOAT8PASSBYVAL);
+	w->location = -1;
+	CaseExpr *c = makeNode(CaseExpr);
+	c->casetype = FLOAT8OID;
+	c->casecollid = InvalidOid;
+	c->arg = NULL;
+	c->args = list_make1(w);
+	c->defresult = (Expr *) n;
+	c->location = -1;
+	return (Node *) c;
 }
 
 /* Whether the ORDER BY of this query may be given another (equal) expression. */
@@ -369,13 +402,14 @@ plain_ordered_select(const Query *q)
 } // namespace
 
 /*
- * For a sphere distance compared with a constant, ST_Distance(col::geography,
- * g, false) < r (or <=, or the mirror; ST_DistanceSphere(col, g) is that call,
- * inlined), the lossy condition col <@ geoidx_candidate_circle(g', r) to add
- * beside it, or NULL. geoidx has no region of the sphere distance, but every
- * row the comparison keeps is in that disc (it holds sphere distances up to
- * r plus 1 %), so the comparison stays, as PostGIS wrote it, and the index
- * reads only the disc. A NaN bound keeps every row: no condition then.
+ * For a sphere distance compared with a bound known before the scan,
+ * ST_Distance(col::geography, g, false) < r (or <=, or the mirror;
+ * ST_DistanceSphere(col, g) is that call, inlined), the lossy condition
+ * col <@ geoidx_candidate_circle(g', r) to add beside it, or NULL. geoidx has
+ * no region of the sphere distance, but every row the comparison keeps is in
+ * that disc (it holds sphere distances up to r plus 1 %), so the comparison
+ * stays, as PostGIS wrote it, and the index reads only the disc. A NaN bound
+ * keeps every row (disc_radius).
  */
 Node *
 geoidx_sphere_distance_candidates(const GeoidxCatalog &o, PlannerInfo *root, Node *qual,
@@ -395,7 +429,10 @@ geoidx_sphere_distance_candidates(const GeoidxCatalog &o, PlannerInfo *root, Nod
 	else
 		return NULL;
 	if (!IsA(dist, FuncExpr) || ((FuncExpr *) dist)->funcid != o.pg_distance_fn ||
-		list_length(((FuncExpr *) dist)->args) != 3 || !disc_bound(bound))
+		list_length(((FuncExpr *) dist)->args) != 3)
+		return NULL;
+	Node *radius = disc_radius(o, root, rel, bound);
+	if (radius == NULL)
 		return NULL;
 	FuncExpr *f = (FuncExpr *) dist;
 	Node *spheroid = (Node *) lthird(f->args);
@@ -409,7 +446,7 @@ geoidx_sphere_distance_candidates(const GeoidxCatalog &o, PlannerInfo *root, Nod
 	if (!column_pair(cx, f, &col, &other, &g, &side) || !OidIsValid(o.candidate_fn[g]) ||
 		!OidIsValid(o.within_op[g]))
 		return NULL;
-	FuncExpr *disc = makeFuncExpr(o.candidate_fn[g], o.circle_type, list_make2(other, bound),
+	FuncExpr *disc = makeFuncExpr(o.candidate_fn[g], o.circle_type, list_make2(other, radius),
 								  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	return (Node *) make_opclause(o.within_op[g], BOOLOID, false, (Expr *) col,
 								  (Expr *) eval_const_expressions(root, (Node *) disc), InvalidOid,
