@@ -120,7 +120,8 @@ SELECT fp('SELECT q.p, z.id FROM probes q CROSS JOIN LATERAL (SELECT id FROM zon
 -- PostGIS's planar predicates (degrees, GEOS) become geoidx's operators of them, index conditions, answers unchanged
 SET geoidx.rewrite_postgis = on; -- the default (the tests turn it off for PostGIS's references)
 EXPLAIN (COSTS OFF) SELECT id FROM zones WHERE ST_Contains(shape, ST_Point(-73.9, 40.1, 4326));
-EXPLAIN (COSTS OFF) SELECT q.p, z.id FROM probes q JOIN zones z ON ST_Within(q.pt, z.shape) WHERE q.p < 3;
+-- (one probe by its key: its scan does not hang on whether autovacuum has analysed probes yet)
+EXPLAIN (COSTS OFF) SELECT q.p, z.id FROM probes q JOIN zones z ON ST_Within(q.pt, z.shape) WHERE q.p = 1;
 CREATE TABLE planar (form text, same boolean, pairs bigint);
 DO $$
 DECLARE
