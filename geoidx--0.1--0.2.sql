@@ -267,6 +267,16 @@ CREATE FUNCTION @extschema@.geoidx_shape_distances(OUT computed bigint, OUT by_p
 	AS 'MODULE_PATHNAME', 'geoidx_shape_distances'
 	LANGUAGE C STRICT PARALLEL RESTRICTED;
 
+-- The prepared polygons in shared memory (geoidx in shared_preload_libraries):
+-- whether there are any, how many, bytes used of the capacity, and since the
+-- server started the lookups that found one, the polygons prepared, how often
+-- it started again, and how often a backend used its own cache instead.
+CREATE FUNCTION @extschema@.geoidx_prepared_shapes(OUT shared boolean, OUT polygons bigint,
+	OUT bytes bigint, OUT capacity bigint, OUT hits bigint, OUT prepared bigint,
+	OUT resets bigint, OUT own_cache bigint)
+	AS 'MODULE_PATHNAME', 'geoidx_prepared_shapes'
+	LANGUAGE C STRICT PARALLEL RESTRICTED;
+
 -- Sharding by location (issue 14): a point's cell of the index's own curve at
 -- a level (0..30; 6 * 4^level cells, contiguous in the build order), a
 -- partition or distribution key; and the cells a circle can touch, for

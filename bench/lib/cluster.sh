@@ -38,6 +38,10 @@ ensure_pg_os_user() {
 #   guard's references too, sometimes on a table that has a geoidx index as
 #   well (the scale run's); the variants that measure the rewrite turn it on
 #   (variant_pgoptions).
+# - geoidx in shared_preload_libraries, as the README advises for shapes: the
+#   prepared polygons live in shared memory (geoidx.shared_prepared_memory,
+#   256 MB), so a pgbench run's fresh connections find the zones an earlier
+#   connection prepared instead of preparing each again.
 pg_write_conf() {
   cat <<CONF
 listen_addresses = '127.0.0.1'
@@ -62,6 +66,7 @@ autovacuum = off
 logging_collector = off
 log_min_messages = warning
 geoidx.rewrite_postgis = off
+shared_preload_libraries = 'geoidx'
 CONF
 }
 

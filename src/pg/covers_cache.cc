@@ -41,18 +41,9 @@ namespace
 /* geoidx.prepared_shapes_memory, in kB */
 int budget_kb = 256 * 1024;
 
-struct CacheKey
-{
-	uint32 kind;  /* 1: a TOAST pointer, 2: the bytes */
-	Oid rel;      /* kind 1: the TOAST table */
-	Oid value;    /* kind 1: the value's OID in it */
-	uint32 size;  /* kind 1: its raw size; kind 2: the length of the bytes */
-	uint32 extra; /* kind 1: its stored size; kind 2: the hash of the bytes */
-};
-
 struct CacheEntry
 {
-	CacheKey key; /* first: dynahash's key */
+	GeoidxShapeKey key; /* first: dynahash's key */
 	bool polygonal;
 	geoidx::CoverShape shape;
 	const char *bytes; /* kind 2: a copy of the value, to tell hash collisions apart */
@@ -74,39 +65,12 @@ reset_cache()
 		MemoryContextReset(cache_cxt);
 	HASHCTL ctl;
 	memset(&ctl, 0, sizeof(ctl));
-	ctl.keysize = sizeof(CacheKey);
+	ctl.keysize = sizeof(GeoidxShapeKey);
 	ctl.entrysize = sizeof(CacheEntry);
 	ctl.hcxt = cache_cxt;
 	cache =
 		hash_create("geoidx prepared polygons", 1024, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	cache_bytes = 0;
-}
-
-/* The cache key of a value, and for a value in line its bytes (*bytes, *len). */
-CacheKey
-key_of(struct varlena *v, const char **bytes, Size *len)
-{
-	CacheKey k;
-	memset(&k, 0, sizeof(k));
-	*bytes = NULL;
-	*len = 0;
-	if (VARATT_IS_EXTERNAL_ONDISK(v))
-	{
-		varatt_external ext;
-		VARATT_EXTERNAL_GET_POINTER(ext, v);
-		k.kind = 1;
-		k.rel = ext.va_toastrelid;
-		k.value = ext.va_valueid;
-		k.size = (uint32) ext.va_rawsize;
-		k.extra = ext.va_extinfo;
-		return k;
-	}
-	*bytes = (const char *) v;
-	*len = VARATT_IS_EXTERNAL(v) ? VARSIZE_EXTERNAL(v) : VARSIZE_ANY(v);
-	k.kind = 2;
-	k.size = (uint32) *len;
-	k.extra = hash_bytes((const unsigned char *) *bytes, (int) *len);
-	return k;
 }
 
 /* Prepare detoasted bytes in cxt; false if they have no prepared form (see
@@ -126,12 +90,7 @@ prepare_bytes(const uint8 *data, const geoidx::SerializedHeader &h, MemoryContex
 	*bytes = need;
 	if (!geoidx::build_cover_shape(data, h, counts, mem, out, &err))
 		return false;
-	/* NaN or infinite coordinates: no prepared form, and PostGIS's path raises the error */
-	for (uint64 i = 0; i < counts.points; i++)
-		if (!std::isfinite(out->points[i].x) || !std::isfinite(out->points[i].y) ||
-			!std::isfinite(out->points[i].z))
-			return false;
-	return true;
+	return geoidx_cover_shape_finite(*out, counts);
 }
 
 /* Prepare a value in cxt (the caller has checked it); false if it has no prepared form. */
@@ -163,6 +122,45 @@ prepare(CacheEntry *e, struct varlena *stored)
 
 } // namespace
 
+/* The cache key of a value, and for a value in line its bytes (*bytes, *len). */
+GeoidxShapeKey
+geoidx_shape_key(struct varlena *v, const char **bytes, Size *len)
+{
+	GeoidxShapeKey k;
+	memset(&k, 0, sizeof(k));
+	*bytes = NULL;
+	*len = 0;
+	if (VARATT_IS_EXTERNAL_ONDISK(v))
+	{
+		varatt_external ext;
+		VARATT_EXTERNAL_GET_POINTER(ext, v);
+		k.kind = 1;
+		k.db = MyDatabaseId;
+		k.rel = ext.va_toastrelid;
+		k.value = ext.va_valueid;
+		k.size = (uint32) ext.va_rawsize;
+		k.extra = ext.va_extinfo;
+		return k;
+	}
+	*bytes = (const char *) v;
+	*len = VARATT_IS_EXTERNAL(v) ? VARSIZE_EXTERNAL(v) : VARSIZE_ANY(v);
+	k.kind = 2;
+	k.size = (uint32) *len;
+	k.extra = hash_bytes((const unsigned char *) *bytes, (int) *len);
+	return k;
+}
+
+/* NaN or infinite coordinates: no prepared form, and PostGIS's path raises the error. */
+bool
+geoidx_cover_shape_finite(const geoidx::CoverShape &s, const geoidx::CoverCounts &counts)
+{
+	for (uint64 i = 0; i < counts.points; i++)
+		if (!std::isfinite(s.points[i].x) || !std::isfinite(s.points[i].y) ||
+			!std::isfinite(s.points[i].z))
+			return false;
+	return true;
+}
+
 /* Define geoidx.prepared_shapes_memory (at load). */
 void
 geoidx_cover_cache_init(void)
@@ -174,6 +172,7 @@ geoidx_cover_cache_init(void)
 		"keep it for the next rows and queries; past this the backend starts again with none. A "
 		"polygon of n vertices takes about 43 n bytes.",
 		&budget_kb, 256 * 1024, 1024, MAX_KILOBYTES, PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	geoidx_cover_shared_init();
 }
 
 /*
@@ -186,11 +185,15 @@ const geoidx::CoverShape *
 geoidx_cover_shape(Datum value, const char *what)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+	int shared_state;
+	const geoidx::CoverShape *shared = geoidx_cover_shared(v, &shared_state);
+	if (shared_state >= 0)
+		return shared;
 	if (cache == NULL)
 		reset_cache();
 	const char *bytes;
 	Size len;
-	CacheKey key = key_of(v, &bytes, &len);
+	GeoidxShapeKey key = geoidx_shape_key(v, &bytes, &len);
 	bool found;
 	CacheEntry *e = (CacheEntry *) hash_search(cache, &key, HASH_FIND, &found);
 	if (found && (key.kind == 1 || memcmp(e->bytes, bytes, len) == 0))

@@ -596,12 +596,39 @@ extern const FmgrInfo *geoidx_envelope_function(void);
 namespace geoidx
 {
 struct CoverShape;
-}
+struct CoverCounts;
+} // namespace geoidx
+
+/* What finds a prepared polygon again without reading the value. */
+struct GeoidxShapeKey
+{
+	uint32 kind;  /* 1: a TOAST pointer, 2: the bytes */
+	Oid db;       /* kind 1: the database (the shared cache serves them all) */
+	Oid rel;      /* kind 1: the TOAST table */
+	Oid value;    /* kind 1: the value's OID in it */
+	uint32 size;  /* kind 1: its raw size; kind 2: the length of the bytes */
+	uint32 extra; /* kind 1: its stored size; kind 2: the hash of the bytes */
+};
+
 extern void geoidx_cover_cache_init(void);
+/* The key of a value, and for a value in line its bytes (*bytes, *len; else NULL, 0). */
+extern GeoidxShapeKey geoidx_shape_key(struct varlena *v, const char **bytes, Size *len);
+extern bool geoidx_cover_shape_finite(const geoidx::CoverShape &s,
+									  const geoidx::CoverCounts &counts);
+/*
+ * The prepared polygon of a value (NULL: none, PostGIS answers); the caller
+ * calls geoidx_cover_shape_done() when it has used it, before anything that
+ * may raise an error or prepare another.
+ */
 extern const geoidx::CoverShape *geoidx_cover_shape(Datum value, const char *what);
 extern const geoidx::CoverShape *geoidx_prepare_cover_shape(Datum value, MemoryContext cxt);
 extern const geoidx::CoverShape *
 geoidx_prepare_serialized(const uint8 *data, const geoidx::SerializedHeader &h, MemoryContext cxt);
+
+/* covers_shared.cc: the prepared polygons in shared memory, when geoidx is preloaded */
+extern void geoidx_cover_shared_init(void);
+extern const geoidx::CoverShape *geoidx_cover_shared(struct varlena *v, int *state);
+extern void geoidx_cover_shape_done(void);
 
 /* postgis_calls.cc: PostGIS's geography functions, the exact answers for shapes */
 #define GEOIDX_PG_DWITHIN 0

@@ -75,7 +75,9 @@ geoidx_prepared_covers(Datum poly, const char *what_poly, Datum pt, const char *
 	const geoidx::CoverShape *shape = prepared_pair(poly, what_poly, pt, what_pt, &p, &ll);
 	if (shape == NULL)
 		return -1;
-	switch (geoidx::cover_shape_covers(*shape, geoidx::covers_vector(p.x, p.y)))
+	geoidx::Cover c = geoidx::cover_shape_covers(*shape, geoidx::covers_vector(p.x, p.y));
+	geoidx_cover_shape_done();
+	switch (c)
 	{
 		case geoidx::Cover::inside:
 			return 1;
@@ -102,7 +104,12 @@ geoidx_prepared_distance_bounds(Datum poly, const char *what_poly, Datum pt, con
 	if (shape == NULL)
 		return false;
 	const geoidx::Vec3 v = geoidx::covers_vector(p.x, p.y);
-	switch (geoidx::cover_shape_covers(*shape, v))
+	geoidx::Cover c = geoidx::cover_shape_covers(*shape, v);
+	double alo = 0.0, ahi = 0.0;
+	if (c == geoidx::Cover::outside)
+		geoidx::cover_shape_boundary_angles(*shape, v, &alo, &ahi);
+	geoidx_cover_shape_done();
+	switch (c)
 	{
 		case geoidx::Cover::inside:
 			*lo = *hi = 0.0;
@@ -112,8 +119,6 @@ geoidx_prepared_distance_bounds(Datum poly, const char *what_poly, Datum pt, con
 		default:
 			break;
 	}
-	double alo, ahi;
-	geoidx::cover_shape_boundary_angles(*shape, v, &alo, &ahi);
 	*lo = geoidx::metres_lower_bound(alo, use_spheroid);
 	*hi = geoidx::metres_upper_bound(ahi, use_spheroid);
 	return true;
@@ -148,6 +153,7 @@ geoidx_prepared_distance(Datum poly, const char *what_poly, Datum pt, const char
 	bool known =
 		geoidx::shape_point_distance(*shape, geoidx::geographic_point(ll),
 									 geoidx::covers_vector(p.x, p.y), use_spheroid, metres, knn);
+	geoidx_cover_shape_done();
 	if (known)
 		distances.computed++;
 	else
