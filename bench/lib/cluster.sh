@@ -39,9 +39,18 @@ ensure_pg_os_user() {
 #   well (the scale run's); the variants that measure the rewrite turn it on
 #   (variant_pgoptions).
 # - geoidx in shared_preload_libraries, as the README advises for shapes: the
-#   prepared polygons live in shared memory (geoidx.shared_prepared_memory,
-#   256 MB), so a pgbench run's fresh connections find the zones an earlier
-#   connection prepared instead of preparing each again.
+#   prepared polygons live in shared memory, so a pgbench run's fresh
+#   connections find the zones an earlier connection prepared instead of
+#   preparing each again. geoidx.shared_prepared_memory holds every zone, as
+#   shared_buffers holds every data set: ~26 kB a zone of ~540 vertices (43
+#   bytes a vertex), 256 MB at least (the default). With 100,000 zones in the
+#   default 256 MB, a region a tenth of the zones is emptied all the time and
+#   G1-G3 fall to 3-7x GiST(geography).
+pg_prepared_memory_mb() {
+  local mb=$(((ZONES * 26 + 1023) / 1024))
+  echo $((mb < 256 ? 256 : mb))
+}
+
 pg_write_conf() {
   cat <<CONF
 listen_addresses = '127.0.0.1'
@@ -67,6 +76,7 @@ logging_collector = off
 log_min_messages = warning
 geoidx.rewrite_postgis = off
 shared_preload_libraries = 'geoidx'
+geoidx.shared_prepared_memory = $(pg_prepared_memory_mb)MB
 CONF
 }
 

@@ -149,8 +149,7 @@ empty_region()
 	shared->resets++;
 }
 
-/* What a lookup found: the polygon (lock held shared), none to prepare, or ask the backend's cache.
- */
+/* What a lookup found: the polygon (the lock held shared), none, or ask the backend's cache. */
 enum class Found
 {
 	ready,
