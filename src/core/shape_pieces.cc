@@ -1,0 +1,86 @@
+#include "shape_pieces.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace geoidx
+{
+
+namespace
+{
+
+/* How many blocks along a and b: about square blocks, at most kMaxPieces in all. */
+void
+block_counts(const GridFrame &f, int *pa, int *pb)
+{
+	const double want = std::sqrt(static_cast<double>(kMaxPieces) * f.na / f.nb);
+	*pa = std::clamp(static_cast<int>(std::lround(want)), 1, std::min(f.na, kMaxPieces));
+	*pb = std::clamp(kMaxPieces / *pa, 1, f.nb);
+}
+
+/* The rectangle of the cells of [i0, i1) x [j0, j1) that are not outside; false if there is none.
+ */
+bool
+occupied(const GridFrame &f, const InteriorGrid &grid, int i0, int i1, int j0, int j1, int *ci0,
+		 int *ci1, int *cj0, int *cj1)
+{
+	*ci0 = i1;
+	*ci1 = i0;
+	*cj0 = j1;
+	*cj1 = j0;
+	for (int i = i0; i < i1; i++)
+		for (int j = j0; j < j1; j++)
+		{
+			if (grid_bit(grid.outside, i * f.nb + j))
+				continue;
+			*ci0 = std::min(*ci0, i);
+			*ci1 = std::max(*ci1, i + 1);
+			*cj0 = std::min(*cj0, j);
+			*cj1 = std::max(*cj1, j + 1);
+		}
+	return *ci0 < *ci1;
+}
+
+Box3
+clipped(const Box3 &a, const Box3 &b)
+{
+	Box3 r;
+	for (int k = 0; k < 3; k++)
+	{
+		r.lo[k] = std::max(a.lo[k], b.lo[k]);
+		r.hi[k] = std::min(a.hi[k], b.hi[k]);
+	}
+	return r;
+}
+
+} // namespace
+
+bool
+shape_pieces(const Box3 &box, const InteriorGrid &grid, ShapePieces *out)
+{
+	out->n = 0;
+	/* with no cell known to be empty the pieces would tile the box: no better than it */
+	if ((grid.outside[0] | grid.outside[1]) == 0)
+		return false;
+	const GridFrame f = grid_frame(box);
+	int pa, pb;
+	block_counts(f, &pa, &pb);
+	for (int bi = 0; bi < pa; bi++)
+	{
+		const int i0 = bi * f.na / pa, i1 = (bi + 1) * f.na / pa;
+		for (int bj = 0; bj < pb; bj++)
+		{
+			const int j0 = bj * f.nb / pb, j1 = (bj + 1) * f.nb / pb;
+			int ci0, ci1, cj0, cj1;
+			if (!occupied(f, grid, i0, i1, j0, j1, &ci0, &ci1, &cj0, &cj1))
+				continue;
+			Box3 column;
+			if (!grid_column_box(f, ci0, ci1, cj0, cj1, &column))
+				return false;
+			out->box[out->n++] = clipped(column, box);
+		}
+	}
+	return out->n > 1;
+}
+
+} // namespace geoidx

@@ -1,0 +1,51 @@
+/*
+ * The pieces of a large polygonal shape: up to kMaxPieces boxes of unit
+ * vectors that together hold every point of the shape (its edges and its
+ * inside), each smaller than the shape's box where the shape does not fill it
+ * (a coast, a diagonal band, an archipelago, a ring). An index can keep a
+ * shape as one entry per piece, so that a search prunes by the piece instead
+ * of the whole box, and give each piece its own interior grid, so that a
+ * country's inside is decided at a piece's resolution.
+ *
+ * How: the interior grid over the shape's box (interior_grid.h) says which
+ * cells hold no point of the shape (outside: no edge comes near, and PostGIS
+ * covers none of their points). The frame's na x nb cells are cut into at most
+ * kMaxPieces blocks; in each block the cells that are not outside span a
+ * rectangle of cells, and that rectangle's column box (every unit vector of
+ * the box's sheet over it) clipped to the shape's box is the block's piece.
+ * Every point of the shape lies in the box, so in some cell of the frame
+ * (grid_cell), which is then not outside, so in its block's rectangle.
+ */
+#pragma once
+
+#include "interior_grid.h"
+#include "pg_free.h"
+#include "sphere_bounds.h"
+
+namespace geoidx
+{
+
+constexpr int kMaxPieces = 16;
+
+/*
+ * A shape is split when it has more vertices than this: below it one entry and
+ * its prepared polygon serve it well (an NYC neighbourhood has ~540 vertices).
+ */
+constexpr uint64_t kPieceMinVertices = 4096;
+
+struct ShapePieces
+{
+	int n;
+	Box3 box[kMaxPieces];
+};
+
+/*
+ * The pieces of a shape whose (unpacked) box is box and whose interior grid
+ * over that box is grid. False when the frame gives no column boxes (the box
+ * reaches both sheets of its axis: a shape around a pole or larger than a
+ * hemisphere), or when one piece would be all of it: the shape stays one
+ * entry.
+ */
+bool shape_pieces(const Box3 &box, const InteriorGrid &grid, ShapePieces *out);
+
+} // namespace geoidx

@@ -1,0 +1,241 @@
+/*
+ * The pieces of shape_pieces.h against what they must hold, computed without
+ * them: every vertex of the shape, points along every edge (the great-circle
+ * arc between its vertices, as PostGIS's geography draws it), the points
+ * PostGIS says the NYC neighbourhoods cover (test/unit/data/nyc_covers.txt,
+ * moved across the antimeridian and far south), and random points that the
+ * prepared polygon covers. And that they prune: points of the box far from
+ * the shape lie in no piece.
+ */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "covers_shape.h"
+#include "interior_grid.h"
+#include "nyc_shapes.h"
+#include "shape_pieces.h"
+
+namespace
+{
+
+using namespace geoidx;
+using namespace nyc_shapes;
+
+bool
+in_some_piece(const ShapePieces &p, const Vec3 &v)
+{
+	for (int i = 0; i < p.n; i++)
+		if (box_contains(p.box[i], v))
+			return true;
+	return false;
+}
+
+Vec3
+unit(const Vec3 &v)
+{
+	const double n = std::sqrt(dot(v, v));
+	return Vec3{v.x / n, v.y / n, v.z / n};
+}
+
+/* Points t of the way along the great-circle arc from a to b (a, b not antipodal). */
+Vec3
+along(const Vec3 &a, const Vec3 &b, double t)
+{
+	const double omega = std::acos(std::clamp(dot(a, b), -1.0, 1.0));
+	if (omega < 1e-15)
+		return a;
+	const double s = std::sin(omega);
+	const double wa = std::sin((1 - t) * omega) / s, wb = std::sin(t * omega) / s;
+	return unit(Vec3{wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z});
+}
+
+/* Every vertex and 7 points along every edge of a shape, moved by dx, dy, in some piece. */
+long
+check_boundary(const Shape &shape, double dx, double dy, const ShapePieces &p, long *missing)
+{
+	long asked = 0;
+	for (const Polygon &poly : shape)
+		for (const Ring &r : poly)
+			for (size_t i = 0; i < r.size(); i++)
+			{
+				const Vec3 a = cart(r[i].lon + dx, r[i].lat + dy);
+				asked++;
+				*missing += !in_some_piece(p, a);
+				if (i + 1 == r.size())
+					continue;
+				const Vec3 b = cart(r[i + 1].lon + dx, r[i + 1].lat + dy);
+				for (int k = 1; k <= 7; k++)
+				{
+					asked++;
+					*missing += !in_some_piece(p, along(a, b, k / 8.0));
+				}
+			}
+	return asked;
+}
+
+struct Split
+{
+	GridBuilt built;
+	ShapePieces pieces;
+	bool split;
+};
+
+void
+split(const std::vector<uint8_t> &bytes, Split *out)
+{
+	ASSERT_TRUE(build_grid(bytes, &out->built));
+	out->split = shape_pieces(out->built.box, out->built.grid, &out->pieces);
+}
+
+/* Random unit vectors in a box. */
+Vec3
+random_in(std::mt19937_64 *rng, const Box3 &box)
+{
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	for (;;)
+	{
+		Vec3 p{box.lo[0] + u(*rng) * (box.hi[0] - box.lo[0]),
+			   box.lo[1] + u(*rng) * (box.hi[1] - box.lo[1]),
+			   box.lo[2] + u(*rng) * (box.hi[2] - box.lo[2])};
+		const double n = std::sqrt(dot(p, p));
+		if (n < 0.1)
+			continue;
+		p = unit(p);
+		if (box_contains(box, p))
+			return p;
+	}
+}
+
+TEST(ShapePieces, HoldEveryVertexEdgeAndCoveredProbeOfTheNycNeighbourhoods)
+{
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
+	ASSERT_EQ(ntas.size(), 195u);
+	NycCovers nyc;
+	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &nyc));
+	long boundary = 0, covered = 0, missing = 0, zones_split = 0, pieces = 0;
+	for (int t : {0, 1, 3})
+	{
+		const double dx = nyc.places[t].lon, dy = nyc.places[t].lat;
+		for (size_t n = 0; n < ntas.size(); n++)
+		{
+			Split s;
+			split(serialize(ntas[n], dx, dy), &s);
+			if (!s.split)
+				continue;
+			zones_split++;
+			pieces += s.pieces.n;
+			ASSERT_LE(s.pieces.n, kMaxPieces);
+			boundary += check_boundary(ntas[n], dx, dy, s.pieces, &missing);
+			for (size_t q = 0; q < nyc.probes.size(); q++)
+			{
+				if (nyc.covered.count({t, static_cast<int>(n), static_cast<int>(q)}) == 0)
+					continue;
+				covered++;
+				const Vec3 v = covers_vector(nyc.probes[q].lon + dx, nyc.probes[q].lat + dy);
+				if (!in_some_piece(s.pieces, v) && missing++ < 5)
+					ADD_FAILURE() << "place " << t << " neighbourhood " << n << " probe " << q
+								  << ": covered by PostGIS, in no piece";
+			}
+		}
+	}
+	EXPECT_EQ(missing, 0);
+	EXPECT_GT(zones_split, 400);
+	EXPECT_GT(boundary, 500000);
+	EXPECT_GT(covered, 2000);
+	std::printf("shape pieces: %ld of %zu neighbourhoods cut into %ld pieces; %ld boundary points "
+				"and %ld covered probes, %ld in no piece\n",
+				zones_split, 3 * ntas.size(), pieces, boundary, covered, missing);
+}
+
+/* A ring of n vertices around (lon, lat), of radius r degrees wobbling by 10 %. */
+Shape
+wobbly_ring(double lon, double lat, double r, int n)
+{
+	Ring ring;
+	for (int i = 0; i < n; i++)
+	{
+		const double a = 2 * M_PI * i / n;
+		const double rr = r * (1.0 + 0.1 * std::sin(37 * a));
+		ring.push_back(
+			LonLat{lon + rr * std::cos(a) / std::cos(lat * M_PI / 180), lat + rr * std::sin(a)});
+	}
+	ring.push_back(ring.front());
+	return Shape{Polygon{ring}};
+}
+
+TEST(ShapePieces, AHundredThousandVertexRingItsInsideAndNotItsCorners)
+{
+	/* 100,000 vertices at one place, 20,000 at the others (the sanitizers are slow) */
+	for (const LonLat c : {LonLat{20, 50}, LonLat{179.5, -30}, LonLat{-60, 70}})
+	{
+		const int n = c.lon == 20 ? 100000 : 20000;
+		const Shape shape = wobbly_ring(c.lon, c.lat, 8.0, n);
+		Split s;
+		split(serialize(shape, 0, 0), &s);
+		ASSERT_TRUE(s.split) << c.lon << " " << c.lat;
+		long missing = 0;
+		const long asked = check_boundary(shape, 0, 0, s.pieces, &missing);
+		EXPECT_EQ(missing, 0) << "of " << asked << " boundary points";
+		std::mt19937_64 rng(7);
+		long inside = 0, corner = 0, corner_in_piece = 0;
+		for (int k = 0; k < 5000; k++)
+		{
+			const Vec3 v = random_in(&rng, s.built.box);
+			if (cover_shape_covers(s.built.shape, v) == Cover::inside)
+			{
+				inside++;
+				EXPECT_TRUE(in_some_piece(s.pieces, v));
+			}
+			/* the box's corners: beyond the ring's widest wobble (8.8 degrees) and a margin */
+			if (std::acos(std::clamp(dot(v, cart(c.lon, c.lat)), -1.0, 1.0)) > 9.5 * M_PI / 180)
+			{
+				corner++;
+				corner_in_piece += in_some_piece(s.pieces, v);
+			}
+		}
+		EXPECT_GT(inside, 2000);
+		EXPECT_GT(corner, 300);
+		/* the pieces leave a good share of the corners out, which one box cannot (27-70 % kept) */
+		EXPECT_LT(corner_in_piece, corner * 8 / 10) << c.lon << " " << c.lat;
+		std::printf("ring of %d vertices at %g %g: %d pieces, %ld of %ld corner points in one\n", n,
+					c.lon, c.lat, s.pieces.n, corner_in_piece, corner);
+	}
+}
+
+TEST(ShapePieces, ADiagonalBandPrunesTheFarCorners)
+{
+	/* 10 degrees north-east from (-74, 40), a quarter of a degree wide */
+	Ring ring;
+	for (int i = 0; i <= 400; i++)
+		ring.push_back(LonLat{-74 + 0.025 * i, 40 + 0.025 * i});
+	for (int i = 400; i >= 0; i--)
+		ring.push_back(LonLat{-74 + 0.025 * i + 0.25, 40 + 0.025 * i});
+	ring.push_back(ring.front());
+	const Shape band{Polygon{ring}};
+	Split s;
+	split(serialize(band, 0, 0), &s);
+	ASSERT_TRUE(s.split);
+	long missing = 0;
+	check_boundary(band, 0, 0, s.pieces, &missing);
+	EXPECT_EQ(missing, 0);
+	EXPECT_TRUE(box_contains(s.built.box, cart(-65, 41)));
+	EXPECT_FALSE(in_some_piece(s.pieces, cart(-65, 41)));
+	EXPECT_FALSE(in_some_piece(s.pieces, cart(-73, 49)));
+	EXPECT_TRUE(in_some_piece(s.pieces, cart(-68.9, 45)));
+}
+
+TEST(ShapePieces, ACapAroundThePoleStaysOneEntryOrHoldsThePole)
+{
+	const Shape cap{Polygon{parallel(75, -180, 180, 400)}};
+	Split s;
+	split(serialize(cap, 0, 0), &s);
+	if (s.split)
+	{
+		EXPECT_TRUE(in_some_piece(s.pieces, Vec3{0, 0, 1}));
+	}
+}
+
+} // namespace
