@@ -64,8 +64,9 @@ make_work_copy() {
 	echo "$work"
 }
 
+# start_cluster DIR PORT [CONF]: CONF, more postgresql.conf lines.
 start_cluster() {
-	local dir=$1 port=$2
+	local dir=$1 port=$2 extra=${3:-}
 	run_as_pg "$PG_BIN/initdb" -D "$dir" -U "$PG_USER" -A trust --no-sync >/dev/null
 	cat >>"$dir/postgresql.conf" <<CONF
 port = $port
@@ -77,6 +78,7 @@ shared_buffers = 256MB
 # The tests' references are PostGIS's own SQL, often on a table with a geoidx
 # index: they must stay PostGIS's. A test of the rewrites turns them on.
 geoidx.rewrite_postgis = off
+$extra
 CONF
 	run_as_pg "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/server.log" -w start >/dev/null
 }

@@ -60,6 +60,10 @@ diag("$npairs (zone, point) pairs, $ncovered covered; $nprobes probes by index")
 cmp_ok($npairs, '>', 2000, 'pairs to ask');
 cmp_ok($ncovered, '>', 300, 'covered pairs among them');
 
+is($node->safe_psql('postgres', q{
+	SELECT boot_val || ' ' || context || ' ' || vartype || ' ' || (short_desc <> '')
+	FROM pg_settings WHERE name = 'geoidx.shared_prepared_memory'}),
+	'262144 postmaster integer true', 'geoidx.shared_prepared_memory: 256MB, set at server start, described');
 my $s0 = stats();
 is($s0->{shared}, 't', 'the shared memory is there with the preload');
 is($s0->{capacity}, 1024 * 1024, 'its capacity is geoidx.shared_prepared_memory');
@@ -132,6 +136,8 @@ cmp_ok($c1->{own_cache} - $c0->{own_cache}, '>=', 1, 'the large polygon went to 
 $node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
 $node->restart;
 is(stats()->{shared}, 'f', 'no shared memory without the preload');
+is($node->safe_psql('postgres', q{LOAD 'geoidx'; SELECT count(*) FROM pg_settings WHERE name = 'geoidx.shared_prepared_memory'}),
+	'0', 'and no geoidx.shared_prepared_memory');
 command_ok([ 'pgbench', '-n', '-c', '2', '-j', '2', '-t', int($npairs / 4), '-f', "$dir/pairs.sql",
 		'-d', $node->connstr('postgres') ],
 	'two clients without the preload: answers equal to PostGIS\'s');
