@@ -49,8 +49,13 @@ namespace
 /* geoidx.shared_prepared_memory, in kB; 0 turns the shared cache off */
 int shared_kb = 256 * 1024;
 
-/* The smallest share of the region an index entry stands for: a polygon of ~12 vertices. */
-constexpr Size kBytesPerEntry = 512;
+/*
+ * The share of the region an entry of its index stands for: a polygon of ~95
+ * vertices. An entry takes ~170 bytes of shared memory whether used or not,
+ * so the index costs ~4 % of the region; a region of smaller polygons fills
+ * its index first and is emptied then.
+ */
+constexpr Size kBytesPerEntry = 4096;
 
 enum EntryState : uint8
 {
