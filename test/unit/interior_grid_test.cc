@@ -103,25 +103,6 @@ TEST(InteriorGrid, NeverCallsAPointInsideThatPostGISLeavesUncovered)
 				rejected, 100.0 * rejected / std::max(1L, asked - covered));
 }
 
-/* Random unit vectors in a box, half of them pushed to a cell's edge. */
-Vec3
-random_in(std::mt19937_64 *rng, const Box3 &box)
-{
-	std::uniform_real_distribution<double> u(0.0, 1.0);
-	for (;;)
-	{
-		Vec3 p{box.lo[0] + u(*rng) * (box.hi[0] - box.lo[0]),
-			   box.lo[1] + u(*rng) * (box.hi[1] - box.lo[1]),
-			   box.lo[2] + u(*rng) * (box.hi[2] - box.lo[2])};
-		const double n = std::sqrt(dot(p, p));
-		if (n < 0.1)
-			continue;
-		p = Vec3{p.x / n, p.y / n, p.z / n};
-		if (box_contains(box, p))
-			return p;
-	}
-}
-
 double
 lat_of(const Vec3 &v)
 {

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -267,6 +268,25 @@ load_nyc_covers(const char *path, NycCovers *out)
 		}
 	}
 	return true;
+}
+
+/* Random unit vectors in a box (uniform in the box, then onto the sphere; kept if still in it). */
+inline Vec3
+random_in(std::mt19937_64 *rng, const Box3 &box)
+{
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	for (;;)
+	{
+		Vec3 p{box.lo[0] + u(*rng) * (box.hi[0] - box.lo[0]),
+			   box.lo[1] + u(*rng) * (box.hi[1] - box.lo[1]),
+			   box.lo[2] + u(*rng) * (box.hi[2] - box.lo[2])};
+		const double n = std::sqrt(dot(p, p));
+		if (n < 0.1)
+			continue;
+		p = Vec3{p.x / n, p.y / n, p.z / n};
+		if (box_contains(box, p))
+			return p;
+	}
 }
 
 /* What PostGIS's ll2cart makes of a coordinate the geography cast has normalised. */

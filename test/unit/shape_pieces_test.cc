@@ -90,25 +90,6 @@ split(const std::vector<uint8_t> &bytes, Split *out)
 	out->split = shape_pieces(out->built.box, out->built.grid, &out->pieces);
 }
 
-/* Random unit vectors in a box. */
-Vec3
-random_in(std::mt19937_64 *rng, const Box3 &box)
-{
-	std::uniform_real_distribution<double> u(0.0, 1.0);
-	for (;;)
-	{
-		Vec3 p{box.lo[0] + u(*rng) * (box.hi[0] - box.lo[0]),
-			   box.lo[1] + u(*rng) * (box.hi[1] - box.lo[1]),
-			   box.lo[2] + u(*rng) * (box.hi[2] - box.lo[2])};
-		const double n = std::sqrt(dot(p, p));
-		if (n < 0.1)
-			continue;
-		p = unit(p);
-		if (box_contains(box, p))
-			return p;
-	}
-}
-
 TEST(ShapePieces, HoldEveryVertexEdgeAndCoveredProbeOfTheNycNeighbourhoods)
 {
 	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
