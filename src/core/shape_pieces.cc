@@ -83,4 +83,34 @@ shape_pieces(const Box3 &box, const InteriorGrid &grid, ShapePieces *out)
 	return out->n > 1;
 }
 
+Verdict
+pieces_classify(const RegionTest &t, const ShapePieces &p)
+{
+	const bool every_point = t.mode == RegionMode::outside || t.mode == RegionMode::dist_gt ||
+							 t.mode == RegionMode::dist_ge;
+	/* every_point: inside if every piece is inside; some point: outside if every piece is outside
+	 */
+	const Verdict all = every_point ? Verdict::inside : Verdict::outside;
+	for (int i = 0; i < p.n; i++)
+		if (classify_region(t, p.box[i]) != all)
+			return Verdict::maybe;
+	return p.n > 0 ? all : Verdict::maybe;
+}
+
+Cover
+pieces_covers(const ShapePieces &p, const InteriorGrid *grid, const Vec3 &v)
+{
+	bool held = false;
+	for (int i = 0; i < p.n; i++)
+	{
+		if (!box_contains(p.box[i], v))
+			continue;
+		held = true;
+		const Cover c = grid_covers(grid[i], grid_frame(p.box[i]), v);
+		if (c != Cover::uncertain)
+			return c;
+	}
+	return held ? Cover::uncertain : Cover::outside;
+}
+
 } // namespace geoidx

@@ -20,6 +20,7 @@
 
 #include "interior_grid.h"
 #include "pg_free.h"
+#include "region.h"
 #include "sphere_bounds.h"
 
 namespace geoidx
@@ -47,5 +48,27 @@ struct ShapePieces
  * entry.
  */
 bool shape_pieces(const Box3 &box, const InteriorGrid &grid, ShapePieces *out);
+
+/*
+ * What the pieces say of a whole shape against a region key, beyond what its
+ * box says. A piece holds no point of the shape for certain (a cell may be
+ * undecided and empty), so the pieces only ever say no to "some point of the
+ * shape is in the region" and yes to "every point is":
+ *   - within, dist_lt, dist_le, box_meets (some point): outside when every
+ *     piece is outside the region;
+ *   - outside, dist_gt, dist_ge (every point beyond): inside when every piece
+ *     is inside the region;
+ *   - maybe otherwise.
+ */
+Verdict pieces_classify(const RegionTest &t, const ShapePieces &p);
+
+/*
+ * ST_Covers(shape, v) from the pieces and their interior grids (grid[i] is
+ * interior_grid of the shape over p.box[i]; an index keeps p.box[i] packed
+ * outwards and builds the grid over its unpacked box): outside when v
+ * lies in no piece; else what the grid of a piece holding v decides (a cell
+ * says it of the whole shape), uncertain where none decides.
+ */
+Cover pieces_covers(const ShapePieces &p, const InteriorGrid *grid, const Vec3 &v);
 
 } // namespace geoidx

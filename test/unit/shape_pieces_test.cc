@@ -5,7 +5,9 @@
  * PostGIS says the NYC neighbourhoods cover (test/unit/data/nyc_covers.txt,
  * moved across the antimeridian and far south), and random points that the
  * prepared polygon covers. And that they prune: points of the box far from
- * the shape lie in no piece.
+ * the shape lie in no piece. What the pieces decide of a whole shape
+ * (pieces_covers, pieces_classify) is checked against PostGIS's answers and
+ * against the prepared polygon's exact distances (shape_distance.h).
  */
 #include <gtest/gtest.h>
 
@@ -16,6 +18,7 @@
 #include "covers_shape.h"
 #include "interior_grid.h"
 #include "nyc_shapes.h"
+#include "shape_distance.h"
 #include "shape_pieces.h"
 
 namespace
@@ -217,6 +220,141 @@ TEST(ShapePieces, ACapAroundThePoleStaysOneEntryOrHoldsThePole)
 	{
 		EXPECT_TRUE(in_some_piece(s.pieces, Vec3{0, 0, 1}));
 	}
+}
+
+/* The interior grid of each piece, over its box. */
+std::vector<InteriorGrid>
+piece_grids(const Split &s)
+{
+	std::vector<InteriorGrid> g;
+	for (int i = 0; i < s.pieces.n; i++)
+		g.push_back(interior_grid(s.built.shape, s.pieces.box[i]));
+	return g;
+}
+
+TEST(ShapePieces, TheirGridsDecideCoversAsPostGISAndMoreThanOneGrid)
+{
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
+	NycCovers nyc;
+	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &nyc));
+	long asked = 0, wrong = 0, by_pieces = 0, by_grid = 0;
+	for (int t : {0, 1, 3})
+	{
+		const double dx = nyc.places[t].lon, dy = nyc.places[t].lat;
+		for (size_t n = 0; n < ntas.size(); n++)
+		{
+			Split s;
+			split(serialize(ntas[n], dx, dy), &s);
+			if (!s.split)
+				continue;
+			const std::vector<InteriorGrid> grids = piece_grids(s);
+			for (size_t q = 0; q < nyc.probes.size(); q++)
+			{
+				const Vec3 v = covers_vector(nyc.probes[q].lon + dx, nyc.probes[q].lat + dy);
+				if (!box_contains(s.built.box, v))
+					continue;
+				asked++;
+				const bool postgis =
+					nyc.covered.count({t, static_cast<int>(n), static_cast<int>(q)}) > 0;
+				const Cover c = pieces_covers(s.pieces, grids.data(), v);
+				by_pieces += c != Cover::uncertain;
+				by_grid += grid_covers(s.built.grid, s.built.frame, v) != Cover::uncertain;
+				if (c != Cover::uncertain && (c == Cover::inside) != postgis && wrong++ < 5)
+					ADD_FAILURE() << "place " << t << " neighbourhood " << n << " probe " << q
+								  << ": the pieces say " << (postgis ? "outside" : "inside")
+								  << ", PostGIS the other";
+			}
+		}
+	}
+	EXPECT_EQ(wrong, 0);
+	EXPECT_GT(asked, 20000);
+	EXPECT_GT(by_pieces, by_grid);
+	std::printf("pieces' grids: of %ld probes in the boxes %ld decided (one grid: %ld)\n", asked,
+				by_pieces, by_grid);
+
+	/* a 100,000-vertex ring, against the prepared polygon */
+	const Shape ring = wobbly_ring(20, 50, 8.0, 100000);
+	Split s;
+	split(serialize(ring, 0, 0), &s);
+	ASSERT_TRUE(s.split);
+	const std::vector<InteriorGrid> grids = piece_grids(s);
+	std::mt19937_64 rng(11);
+	long ring_pieces = 0, ring_grid = 0;
+	for (int k = 0; k < 4000; k++)
+	{
+		const Vec3 v = random_in(&rng, s.built.box);
+		const Cover exact = cover_shape_covers(s.built.shape, v);
+		const Cover c = pieces_covers(s.pieces, grids.data(), v);
+		if (exact != Cover::uncertain && c != Cover::uncertain)
+		{
+			EXPECT_EQ(c, exact);
+		}
+		ring_pieces += c != Cover::uncertain;
+		ring_grid += grid_covers(s.built.grid, s.built.frame, v) != Cover::uncertain;
+	}
+	EXPECT_GT(ring_pieces, ring_grid);
+	std::printf("a 100,000-vertex ring: of 4000 points in its box %ld decided (one grid: %ld)\n",
+				ring_pieces, ring_grid);
+}
+
+TEST(ShapePieces, TheirVerdictsOnCirclesHoldForTheExactDistance)
+{
+	std::vector<Shape> shapes = {wobbly_ring(20, 50, 8.0, 20000),
+								 wobbly_ring(179.5, -30, 3.0, 8000)};
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
+	for (size_t n = 0; n < ntas.size(); n += 13)
+		shapes.push_back(ntas[n]);
+	std::mt19937_64 rng(5);
+	long asked = 0, wrong = 0, beyond_box = 0;
+	for (const Shape &shape : shapes)
+	{
+		Split s;
+		split(serialize(shape, 0, 0), &s);
+		if (!s.split)
+			continue;
+		/* centres around the box, radii from 10 m to 1,000 km */
+		Box3 around = s.built.box;
+		for (int k = 0; k < 3; k++)
+		{
+			const double m = 0.3 * (around.hi[k] - around.lo[k]) + 0.002;
+			around.lo[k] = std::max(-1.0, around.lo[k] - m);
+			around.hi[k] = std::min(1.0, around.hi[k] + m);
+		}
+		std::uniform_real_distribution<double> logr(1.0, 6.0);
+		for (int q = 0; q < 300; q++)
+		{
+			const Vec3 c = random_in(&rng, around);
+			const LonLat ll{std::atan2(c.y, c.x) * 180 / M_PI,
+							std::asin(std::clamp(c.z, -1.0, 1.0)) * 180 / M_PI};
+			double d;
+			if (!shape_point_distance(s.built.shape, geographic_point(ll),
+									  covers_vector(ll.lon, ll.lat), true, &d))
+				continue;
+			const double r = std::pow(10.0, logr(rng));
+			for (RegionMode mode : {RegionMode::within, RegionMode::outside, RegionMode::dist_lt,
+									RegionMode::dist_gt})
+			{
+				const RegionTest t = region_test(geographic_point(ll), r, true, mode);
+				const Verdict v = pieces_classify(t, s.pieces);
+				asked++;
+				const bool holds = mode == RegionMode::within    ? d <= r
+								   : mode == RegionMode::dist_lt ? d < r
+																 : d > r;
+				if (v == Verdict::maybe)
+					continue;
+				beyond_box += classify_region(t, s.built.box) == Verdict::maybe;
+				if ((v == Verdict::inside) != holds && wrong++ < 5)
+					ADD_FAILURE() << "centre " << ll.lon << " " << ll.lat << " radius " << r
+								  << " mode " << static_cast<int>(mode) << ": distance " << d;
+			}
+		}
+	}
+	EXPECT_EQ(wrong, 0);
+	EXPECT_GT(asked, 10000);
+	/* where the box cannot tell, the pieces sometimes can (260 of 19,612 when written) */
+	EXPECT_GT(beyond_box, 100);
+	std::printf("pieces on circles: %ld asked, %ld decided where the box could not\n", asked,
+				beyond_box);
 }
 
 } // namespace
