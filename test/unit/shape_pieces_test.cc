@@ -93,45 +93,73 @@ split(const std::vector<uint8_t> &bytes, Split *out)
 	out->split = shape_pieces(out->built.box, out->built.grid, &out->pieces);
 }
 
-TEST(ShapePieces, HoldEveryVertexEdgeAndCoveredProbeOfTheNycNeighbourhoods)
+/* The NYC neighbourhoods and PostGIS's answers for them (test/unit/data). */
+struct Nyc
 {
-	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
-	ASSERT_EQ(ntas.size(), 195u);
-	NycCovers nyc;
-	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &nyc));
-	long boundary = 0, covered = 0, missing = 0, zones_split = 0, pieces = 0;
+	std::vector<Shape> ntas;
+	NycCovers covers;
+};
+
+void
+load_nyc(Nyc *out)
+{
+	out->ntas = load_ntas(GEOIDX_UNIT_DATA);
+	ASSERT_EQ(out->ntas.size(), 195u);
+	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &out->covers));
+}
+
+/*
+ * f(t, n, dx, dy, s) for each neighbourhood n moved to place t (NYC itself,
+ * across the antimeridian, far south) and cut into pieces s.
+ */
+template <class F>
+void
+each_split_nta(const Nyc &nyc, F f)
+{
 	for (int t : {0, 1, 3})
 	{
-		const double dx = nyc.places[t].lon, dy = nyc.places[t].lat;
-		for (size_t n = 0; n < ntas.size(); n++)
+		const double dx = nyc.covers.places[t].lon, dy = nyc.covers.places[t].lat;
+		for (size_t n = 0; n < nyc.ntas.size(); n++)
 		{
 			Split s;
-			split(serialize(ntas[n], dx, dy), &s);
-			if (!s.split)
-				continue;
-			zones_split++;
-			pieces += s.pieces.n;
-			ASSERT_LE(s.pieces.n, kMaxPieces);
-			boundary += check_boundary(ntas[n], dx, dy, s.pieces, &missing);
-			for (size_t q = 0; q < nyc.probes.size(); q++)
-			{
-				if (nyc.covered.count({t, static_cast<int>(n), static_cast<int>(q)}) == 0)
-					continue;
-				covered++;
-				const Vec3 v = covers_vector(nyc.probes[q].lon + dx, nyc.probes[q].lat + dy);
-				if (!in_some_piece(s.pieces, v) && missing++ < 5)
-					ADD_FAILURE() << "place " << t << " neighbourhood " << n << " probe " << q
-								  << ": covered by PostGIS, in no piece";
-			}
+			split(serialize(nyc.ntas[n], dx, dy), &s);
+			if (s.split)
+				f(t, static_cast<int>(n), dx, dy, s);
 		}
 	}
+}
+
+TEST(ShapePieces, HoldEveryVertexEdgeAndCoveredProbeOfTheNycNeighbourhoods)
+{
+	Nyc nyc;
+	load_nyc(&nyc);
+	long boundary = 0, covered = 0, missing = 0, zones_split = 0, pieces = 0;
+	each_split_nta(nyc,
+				   [&](int t, int n, double dx, double dy, const Split &s)
+				   {
+					   zones_split++;
+					   pieces += s.pieces.n;
+					   ASSERT_LE(s.pieces.n, kMaxPieces);
+					   boundary += check_boundary(nyc.ntas[n], dx, dy, s.pieces, &missing);
+					   const NycCovers &c = nyc.covers;
+					   for (size_t q = 0; q < c.probes.size(); q++)
+					   {
+						   if (c.covered.count({t, n, static_cast<int>(q)}) == 0)
+							   continue;
+						   covered++;
+						   const Vec3 v = covers_vector(c.probes[q].lon + dx, c.probes[q].lat + dy);
+						   if (!in_some_piece(s.pieces, v) && missing++ < 5)
+							   ADD_FAILURE() << "place " << t << " neighbourhood " << n << " probe "
+											 << q << ": covered by PostGIS, in no piece";
+					   }
+				   });
 	EXPECT_EQ(missing, 0);
 	EXPECT_GT(zones_split, 400);
 	EXPECT_GT(boundary, 500000);
 	EXPECT_GT(covered, 2000);
 	std::printf("shape pieces: %ld of %zu neighbourhoods cut into %ld pieces; %ld boundary points "
 				"and %ld covered probes, %ld in no piece\n",
-				zones_split, 3 * ntas.size(), pieces, boundary, covered, missing);
+				zones_split, 3 * nyc.ntas.size(), pieces, boundary, covered, missing);
 }
 
 /* A ring of n vertices around (lon, lat), of radius r degrees wobbling by 10 %. */
@@ -234,38 +262,31 @@ piece_grids(const Split &s)
 
 TEST(ShapePieces, TheirGridsDecideCoversAsPostGISAndMoreThanOneGrid)
 {
-	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
-	NycCovers nyc;
-	ASSERT_TRUE(load_nyc_covers(GEOIDX_UNIT_DATA "/nyc_covers.txt", &nyc));
+	Nyc nyc;
+	load_nyc(&nyc);
 	long asked = 0, wrong = 0, by_pieces = 0, by_grid = 0;
-	for (int t : {0, 1, 3})
-	{
-		const double dx = nyc.places[t].lon, dy = nyc.places[t].lat;
-		for (size_t n = 0; n < ntas.size(); n++)
+	each_split_nta(
+		nyc,
+		[&](int t, int n, double dx, double dy, const Split &s)
 		{
-			Split s;
-			split(serialize(ntas[n], dx, dy), &s);
-			if (!s.split)
-				continue;
 			const std::vector<InteriorGrid> grids = piece_grids(s);
-			for (size_t q = 0; q < nyc.probes.size(); q++)
+			const NycCovers &c = nyc.covers;
+			for (size_t q = 0; q < c.probes.size(); q++)
 			{
-				const Vec3 v = covers_vector(nyc.probes[q].lon + dx, nyc.probes[q].lat + dy);
+				const Vec3 v = covers_vector(c.probes[q].lon + dx, c.probes[q].lat + dy);
 				if (!box_contains(s.built.box, v))
 					continue;
 				asked++;
-				const bool postgis =
-					nyc.covered.count({t, static_cast<int>(n), static_cast<int>(q)}) > 0;
-				const Cover c = pieces_covers(s.pieces, grids.data(), v);
-				by_pieces += c != Cover::uncertain;
+				const bool postgis = c.covered.count({t, n, static_cast<int>(q)}) > 0;
+				const Cover got = pieces_covers(s.pieces, grids.data(), v);
+				by_pieces += got != Cover::uncertain;
 				by_grid += grid_covers(s.built.grid, s.built.frame, v) != Cover::uncertain;
-				if (c != Cover::uncertain && (c == Cover::inside) != postgis && wrong++ < 5)
+				if (got != Cover::uncertain && (got == Cover::inside) != postgis && wrong++ < 5)
 					ADD_FAILURE() << "place " << t << " neighbourhood " << n << " probe " << q
 								  << ": the pieces say " << (postgis ? "outside" : "inside")
 								  << ", PostGIS the other";
 			}
-		}
-	}
+		});
 	EXPECT_EQ(wrong, 0);
 	EXPECT_GT(asked, 20000);
 	EXPECT_GT(by_pieces, by_grid);
