@@ -360,7 +360,23 @@ geoidx_form_payload(Relation index, Datum *values, bool *isnull, GeoidxLeafEntry
 	IndexTuple t;
 	if (pd != NULL)
 	{
-		t = index_form_tuple(pd, values + 1, isnull + 1);
+		/*
+		 * The heap may hold a column compressed (a wide row's toaster does it)
+		 * while an INSERT hands it over as written: decompressed first, the
+		 * payload is the same bytes whichever path forms it, as geoidx_verify
+		 * compares them (index_form_tuple compresses what is long again).
+		 */
+		Datum cols[INDEX_MAX_KEYS];
+		for (int i = 0; i < pd->natts; i++)
+		{
+			cols[i] = values[i + 1];
+			if (!isnull[i + 1] && TupleDescAttr(pd, i)->attlen == -1 &&
+				(VARATT_IS_COMPRESSED(DatumGetPointer(cols[i])) ||
+				 VARATT_IS_EXTERNAL(DatumGetPointer(cols[i]))))
+				cols[i] =
+					PointerGetDatum(detoast_attr((struct varlena *) DatumGetPointer(cols[i])));
+		}
+		t = index_form_tuple(pd, cols, isnull + 1);
 		Size sz = IndexTupleSize(t);
 		if (sz > GEOIDX_MAX_PAYLOAD_COLUMNS)
 			ereport(ERROR,
