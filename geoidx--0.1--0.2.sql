@@ -258,7 +258,7 @@ CREATE FUNCTION @extschema@.geoidx_planar_dwithin(a geometry, b geometry, degree
 
 -- How many shape entries this backend's scans decided from the index alone.
 CREATE FUNCTION @extschema@.geoidx_shape_decisions(OUT ruled_out_by_box bigint,
-	OUT accepted bigint, OUT rejected bigint, OUT rechecked bigint)
+	OUT accepted bigint, OUT rejected bigint, OUT rechecked bigint, OUT by_pieces bigint)
 	AS 'MODULE_PATHNAME', 'geoidx_shape_decisions'
 	LANGUAGE C STRICT PARALLEL RESTRICTED;
 

@@ -77,7 +77,11 @@ shape_pieces(const Box3 &box, const InteriorGrid &grid, ShapePieces *out)
 			Box3 column;
 			if (!grid_column_box(f, ci0, ci1, cj0, cj1, &column))
 				return false;
-			out->box[out->n++] = clipped(column, box);
+			/* a column that misses the box on some axis holds no unit vector of it, so no point */
+			const Box3 piece = clipped(column, box);
+			if (piece.lo[0] <= piece.hi[0] && piece.lo[1] <= piece.hi[1] &&
+				piece.lo[2] <= piece.hi[2])
+				out->box[out->n++] = piece;
 		}
 	}
 	return out->n > 1;
@@ -111,6 +115,42 @@ pieces_covers(const ShapePieces &p, const InteriorGrid *grid, const Vec3 &v)
 			return c;
 	}
 	return held ? Cover::uncertain : Cover::outside;
+}
+
+uint64_t
+cover_shape_vertices(const CoverShape &s)
+{
+	uint64_t n = 0;
+	for (uint32_t p = 0; p < s.npolygons; p++)
+		for (uint32_t r = 0; r < s.polygons[p].nrings; r++)
+			n += s.rings[s.polygons[p].first_ring + r].n;
+	return n;
+}
+
+int
+store_pieces(const CoverShape &s, const Box3 &box, const InteriorGrid &grid,
+			 StoredPiece out[kMaxPieces])
+{
+	ShapePieces p;
+	if (cover_shape_vertices(s) < kPieceMinVertices || !shape_pieces(box, grid, &p))
+		return 0;
+	for (int i = 0; i < p.n; i++)
+	{
+		out[i].box = pack_box(p.box[i]);
+		out[i].grid = interior_grid(s, unpack_box(out[i].box));
+	}
+	return p.n;
+}
+
+void
+load_pieces(const StoredPiece *in, int n, ShapePieces *out, InteriorGrid *grids)
+{
+	out->n = n;
+	for (int i = 0; i < n; i++)
+	{
+		out->box[i] = unpack_box(in[i].box);
+		grids[i] = in[i].grid;
+	}
 }
 
 } // namespace geoidx

@@ -18,7 +18,9 @@
  */
 #pragma once
 
+#include "covers_shape.h"
 #include "interior_grid.h"
+#include "packed_box.h"
 #include "pg_free.h"
 #include "region.h"
 #include "sphere_bounds.h"
@@ -70,5 +72,33 @@ Verdict pieces_classify(const RegionTest &t, const ShapePieces &p);
  * says it of the whole shape), uncertain where none decides.
  */
 Cover pieces_covers(const ShapePieces &p, const InteriorGrid *grid, const Vec3 &v);
+
+/*
+ * A piece as an index entry keeps it: its box packed outwards (packed_box.h),
+ * and its interior grid over that box unpacked, which is the box a scan sees.
+ */
+struct StoredPiece
+{
+	PackedBox box;
+	InteriorGrid grid;
+};
+
+static_assert(sizeof(StoredPiece) == 48, "a stored piece is 48 bytes, with no padding");
+
+/* How many vertices the rings of a prepared shape have. */
+uint64_t cover_shape_vertices(const CoverShape &s);
+
+/*
+ * The pieces an index entry keeps of s, whose entry has the (unpacked) box
+ * box and the interior grid grid over it: none (0) when s has fewer than
+ * kPieceMinVertices vertices or shape_pieces gives none. Each piece's grid is
+ * interior_grid over the piece's box as the scan sees it (unpacked).
+ */
+int store_pieces(const CoverShape &s, const Box3 &box, const InteriorGrid &grid,
+				 StoredPiece out[kMaxPieces]);
+
+/* The pieces and their grids as a scan uses them (pieces_covers), from n <= kMaxPieces stored ones.
+ */
+void load_pieces(const StoredPiece *in, int n, ShapePieces *out, InteriorGrid *grids);
 
 } // namespace geoidx

@@ -304,7 +304,8 @@ namespace
 
 /*
  * shape <@ circle. A candidate disc asks whether the shape's box, as its index
- * entry holds it, reaches into the disc (what the index tests); any other
+ * entry holds it, reaches into the disc, and for a large polygon whether
+ * some piece of it does (what the index tests); any other
  * region is decided by PostGIS: ST_DWithin in the order the circle says, or
  * ST_Distance (NULL for an EMPTY shape) compared as float8 compares.
  */
@@ -324,7 +325,12 @@ shape_within_circle(FunctionCallInfo fcinfo, const GeoidxCircle *c)
 		GeoidxLeafEntry e;
 		geoidx::Box3 box;
 		geoidx_entry_set_value(&e, &p, &box);
-		PG_RETURN_BOOL(geoidx::classify_region(t, box) != geoidx::Verdict::outside);
+		geoidx::Verdict v = geoidx::classify_region(t, box);
+		geoidx::ShapePieces pieces;
+		geoidx::InteriorGrid grids[geoidx::kMaxPieces];
+		if (v == geoidx::Verdict::maybe && geoidx_value_pieces(shape, what, &pieces, grids))
+			v = geoidx::pieces_classify(t, pieces);
+		PG_RETURN_BOOL(v != geoidx::Verdict::outside);
 	}
 	Datum centre = geoidx_point_datum(c->lon, c->lat, false, true);
 	Datum r;

@@ -1,7 +1,9 @@
 /*
  * The interior grid of a shape entry (interior_grid.h), and which entry kind
  * it makes: SHAPE_GRID, or SHAPE_PLANAR_GRID when PostGIS's planar predicates
- * decide its cells alike (planar_grid.h), or SHAPE when it decides no cell.
+ * decide its cells alike (planar_grid.h), or SHAPE when it decides no cell;
+ * and the pieces of a large polygon (shape_pieces.h), which make it a
+ * _PIECES kind where its payload has room for them (gserialized.cc).
  *
  * The test-only setting geoidx.interior_grid = blocks builds grids as 0.2 did
  * before the raster, so that a test can build an index whose grids are the
@@ -10,6 +12,7 @@
  */
 #include "interior_grid.h"
 #include "planar_grid.h"
+#include "shape_pieces.h"
 
 #include "geoidx.h"
 
@@ -64,4 +67,20 @@ geoidx_build_entry_grid(const geoidx::CoverShape *s, const GeoidxLeafEntry *entr
 		return GEOIDX_KIND_SHAPE;
 	return geoidx::planar_grid_agrees(*s, *grid, frame) ? GEOIDX_KIND_SHAPE_PLANAR_GRID
 														: GEOIDX_KIND_SHAPE_GRID;
+}
+
+/*
+ * The pieces of the prepared polygon s, whose entry has the grid grid, into
+ * out (kMaxPieces of them); how many (0: the entry keeps its one box and
+ * grid). The blocks builder stands for 0.2 before the raster, which cut no
+ * pieces.
+ */
+int
+geoidx_build_entry_pieces(const geoidx::CoverShape *s, const GeoidxLeafEntry *entry,
+						  GeoidxGridBuilder builder, const geoidx::InteriorGrid &grid,
+						  geoidx::StoredPiece *out)
+{
+	if (builder == GEOIDX_GRID_BLOCKS)
+		return 0;
+	return geoidx::store_pieces(*s, GeoidxEntryShapeBox(entry), grid, out);
 }

@@ -113,6 +113,18 @@ typedef struct GeoidxPageBox
  * alike (src/core/planar_grid.h), so a planar scan decides a point there too.
  */
 #define GEOIDX_KIND_SHAPE_PLANAR_GRID 0x0005
+/*
+ * A SHAPE_GRID or SHAPE_PLANAR_GRID of a large polygon (src/core/shape_pieces.h)
+ * that also keeps its pieces: boxes that together hold every point of the
+ * shape, each with its own interior grid. Its payload ends in
+ * [pieces: n StoredPiece][n: uint64][the whole box's grid], the pieces
+ * MAXALIGNed after the columns. A scan rules the row out where every piece
+ * is outside a region, and decides a point that a piece's grid decides; the
+ * planar claim is the whole grid's alone (a piece holds the geodesic edges,
+ * not PostGIS's straight planar ones).
+ */
+#define GEOIDX_KIND_SHAPE_GRID_PIECES 0x0006
+#define GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES 0x0007
 #define GEOIDX_KIND_MASK 0x000F
 
 typedef struct GeoidxLeafEntry
@@ -168,15 +180,31 @@ static inline bool
 GeoidxEntryIsShape(const GeoidxLeafEntry *e)
 {
 	return GeoidxEntryKind(e) >= GEOIDX_KIND_SHAPE &&
-		   GeoidxEntryKind(e) <= GEOIDX_KIND_SHAPE_PLANAR_GRID;
+		   GeoidxEntryKind(e) <= GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES;
 }
 
 /* A shape entry whose payload ends in an interior grid. */
 static inline bool
 GeoidxEntryHasGrid(const GeoidxLeafEntry *e)
 {
-	return GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_GRID ||
-		   GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID;
+	return GeoidxEntryKind(e) >= GEOIDX_KIND_SHAPE_GRID &&
+		   GeoidxEntryKind(e) <= GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES;
+}
+
+/* A shape entry whose grid PostGIS's planar predicates of a point decide alike. */
+static inline bool
+GeoidxEntryHasPlanarGrid(const GeoidxLeafEntry *e)
+{
+	return GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID ||
+		   GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES;
+}
+
+/* A shape entry whose payload keeps its pieces before its grid. */
+static inline bool
+GeoidxEntryHasPieces(const GeoidxLeafEntry *e)
+{
+	return GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_GRID_PIECES ||
+		   GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES;
 }
 
 /* The kind a scan hands on: a shape is a shape, grid or none. */

@@ -13,6 +13,7 @@
 #include "knn_search.h"
 #include "region.h"
 #include "planar_box.h"
+#include "shape_pieces.h"
 #include "sphere_bounds.h"
 
 #include "pg.h"
@@ -41,6 +42,9 @@ extern int geoidx_grid_builder;
 extern void geoidx_entry_grid_init(void);
 extern int geoidx_build_entry_grid(const geoidx::CoverShape *s, const GeoidxLeafEntry *entry,
 								   GeoidxGridBuilder builder, geoidx::InteriorGrid *grid);
+extern int geoidx_build_entry_pieces(const geoidx::CoverShape *s, const GeoidxLeafEntry *entry,
+									 GeoidxGridBuilder builder, const geoidx::InteriorGrid &grid,
+									 geoidx::StoredPiece *out);
 
 /* reloptions */
 typedef struct GeoidxOptions
@@ -119,6 +123,8 @@ extern void geoidx_decode_indexed(Relation index, Datum value, const char *what,
 								  MemoryContext prepare_cxt, const geoidx::CoverShape **prepared);
 extern void geoidx_decode_point(Datum value, const char *what, GeoidxPoint *out);
 extern void geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out);
+extern bool geoidx_value_pieces(Datum value, const char *what, geoidx::ShapePieces *pieces,
+								geoidx::InteriorGrid *grids);
 extern int32 geoidx_datum_srid(Datum value);
 extern void geoidx_point_unit(const GeoidxPoint *p, const char *what, geoidx::LonLat *ll,
 							  geoidx::Vec3 *v);
@@ -182,6 +188,8 @@ extern void geoidx_chunk_extend(GeoidxChunkBox *c, const geoidx::Box3 &b);
 extern geoidx::Vec3 geoidx_entry_vector(const GeoidxLeafEntry *e);
 extern bool geoidx_entry_box(const GeoidxLeafEntry *e, geoidx::Box3 *box);
 extern bool geoidx_entry_grid(Page page, const GeoidxLeafEntry *e, geoidx::InteriorGrid *grid);
+extern bool geoidx_entry_pieces(Page page, const GeoidxLeafEntry *e, geoidx::ShapePieces *pieces,
+								geoidx::InteriorGrid *grids);
 extern bool geoidx_entry_set_value(GeoidxLeafEntry *e, const GeoidxPoint *p, geoidx::Box3 *box);
 extern void geoidx_payload_corrupted(Relation index, BlockNumber blk) pg_attribute_noreturn();
 
@@ -473,6 +481,25 @@ extern void *geoidx_scan_array(GeoidxScanOpaque so, GeoidxScanArray which, Size 
 extern void geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc payload_desc,
 								   MemoryContext cxt);
 extern bool geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload);
+
+/*
+ * scan_pieces.cc: what a large shape's pieces (format.h, the _PIECES kinds)
+ * decide where its box does not. An entry's pieces are read from its page
+ * the first time a test of it asks for them.
+ */
+typedef struct GeoidxEntryPieces
+{
+	bool read;
+	bool has;
+	geoidx::ShapePieces p;
+	geoidx::InteriorGrid grids[geoidx::kMaxPieces];
+} GeoidxEntryPieces;
+
+extern bool geoidx_pieces_of(GeoidxEntryPieces *ep, Page page, const GeoidxLeafEntry *e);
+extern geoidx::Verdict geoidx_shape_verdict(GeoidxScanOpaque so, Page page,
+											const GeoidxLeafEntry *e, bool *by_box);
+extern double geoidx_shape_knn_bound(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e);
+extern void geoidx_count_piece_decision(void);
 
 /* scan_page.cc: the one page visitor */
 extern void geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr parent_lsn,

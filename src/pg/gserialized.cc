@@ -16,6 +16,7 @@
 #include "geodesy.h"
 #include "planar_grid.h"
 #include "serialized_shape.h"
+#include "shape_pieces.h"
 #include "shape_bounds.h"
 
 #include "geoidx.h"
@@ -274,6 +275,39 @@ geoidx_decode_any(Datum value, const char *what, GeoidxPoint *out)
 	decode_any(value, what, out, NULL, NULL);
 }
 
+/*
+ * The pieces and their grids that a geoidx index entry of value keeps (the
+ * _PIECES kinds of format.h), built as the index builds them; false when it
+ * keeps none. The candidate disc's operator asks it, so that it says of a heap
+ * value what a scan says of the value's entry.
+ */
+bool
+geoidx_value_pieces(Datum value, const char *what, geoidx::ShapePieces *pieces,
+					geoidx::InteriorGrid *grids)
+{
+	MemoryContext cxt =
+		AllocSetContextCreate(CurrentMemoryContext, "geoidx value pieces", ALLOCSET_DEFAULT_SIZES);
+	GeoidxPoint p;
+	const geoidx::CoverShape *prepared = NULL;
+	decode_any(value, what, &p, cxt, &prepared);
+	int n = 0;
+	if (prepared != NULL && !p.empty)
+	{
+		GeoidxLeafEntry e;
+		geoidx::Box3 box;
+		geoidx_entry_set_value(&e, &p, &box);
+		geoidx::InteriorGrid grid;
+		if (geoidx_build_entry_grid(prepared, &e, GEOIDX_GRID_CURRENT, &grid) != GEOIDX_KIND_SHAPE)
+		{
+			geoidx::StoredPiece stored[geoidx::kMaxPieces];
+			n = geoidx_build_entry_pieces(prepared, &e, GEOIDX_GRID_CURRENT, grid, stored);
+			geoidx::load_pieces(stored, n, pieces, grids);
+		}
+	}
+	MemoryContextDelete(cxt);
+	return n > 0;
+}
+
 /* Decode and check one point argument of an SQL function; return false if it is EMPTY. */
 bool
 geoidx_read_point(Datum d, const char *what, GeoidxPoint *p, geoidx::LonLat *ll)
@@ -341,7 +375,9 @@ geoidx_index_what(Relation index)
  * Form the payload of a row: its values of the columns after the point, as one
  * IndexTuple of GeoidxRelInfo.payload_desc, and for a polygon whose interior
  * grid decides some cell that grid after them (the entry becomes
- * GEOIDX_KIND_SHAPE_GRID or _PLANAR_GRID); NULL for a single-column index's row without a grid.
+ * GEOIDX_KIND_SHAPE_GRID or _PLANAR_GRID), preceded by its pieces for a large
+ * polygon (the _PIECES kinds, format.h); NULL for a single-column index's row
+ * without a grid.
  * prepared is the value's prepared form from geoidx_decode_indexed (NULL: not
  * a polygon), builder how to build its grid (geoidx_grid_builder but in verify).
  */
@@ -395,10 +431,45 @@ geoidx_form_payload(Relation index, Datum *values, bool *isnull, GeoidxLeafEntry
 	if (has_grid)
 	{
 		Size base = MAXALIGN(IndexTupleSize(t));
-		Size sz = base + sizeof(grid);
+		geoidx::StoredPiece pieces[geoidx::kMaxPieces];
+		uint64 npieces = (uint64) geoidx_build_entry_pieces(prepared, entry, builder, grid, pieces);
+		Size pieces_size = npieces * sizeof(geoidx::StoredPiece) + sizeof(npieces);
+		/*
+		 * Every entry of a large polygon keeps its pieces, whatever the index:
+		 * the candidate disc's operator says of a heap value what its entry's
+		 * pieces say (geoidx_value_pieces), so none may go without.
+		 */
+		if (npieces > 0 && base + pieces_size + sizeof(grid) > GEOIDX_MAX_PAYLOAD)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("index row of \"%s\" needs %zu bytes for the columns after the point "
+							"and the pieces of a polygon of %llu vertices, geoidx allows %zu",
+							RelationGetRelationName(index), base + pieces_size + sizeof(grid),
+							(unsigned long long) geoidx::cover_shape_vertices(*prepared),
+							(Size) GEOIDX_MAX_PAYLOAD),
+					 errdetail("A polygon of %llu or more vertices keeps up to %d pieces of %zu "
+							   "bytes each in its index entry.",
+							   (unsigned long long) geoidx::kPieceMinVertices, geoidx::kMaxPieces,
+							   sizeof(geoidx::StoredPiece)),
+					 errhint("Index shorter values (a hash of a long text, say), or move the "
+							 "column out of the index.")));
+		if (npieces == 0)
+			pieces_size = 0;
+		Size sz = base + pieces_size + sizeof(grid);
 		IndexTuple g = (IndexTuple) palloc0(sz);
 		memcpy(g, t, IndexTupleSize(t));
-		memcpy((char *) g + base, &grid, sizeof(grid));
+		char *at = (char *) g + base;
+		if (npieces > 0)
+		{
+			memcpy(at, pieces, npieces * sizeof(geoidx::StoredPiece));
+			at += npieces * sizeof(geoidx::StoredPiece);
+			memcpy(at, &npieces, sizeof(npieces));
+			at += sizeof(npieces);
+			grid_kind = grid_kind == GEOIDX_KIND_SHAPE_PLANAR_GRID
+							? GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES
+							: GEOIDX_KIND_SHAPE_GRID_PIECES;
+		}
+		memcpy(at, &grid, sizeof(grid));
 		g->t_info = (unsigned short) ((g->t_info & ~INDEX_SIZE_MASK) | sz);
 		pfree(t);
 		t = g;

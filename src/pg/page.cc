@@ -15,6 +15,8 @@
 #include <cmath>
 #include <limits>
 
+#include "shape_pieces.h"
+
 #include "geoidx.h"
 
 extern "C"
@@ -103,6 +105,8 @@ geoidx_entry_box(const GeoidxLeafEntry *e, geoidx::Box3 *box)
 		case GEOIDX_KIND_SHAPE:
 		case GEOIDX_KIND_SHAPE_GRID:
 		case GEOIDX_KIND_SHAPE_PLANAR_GRID:
+		case GEOIDX_KIND_SHAPE_GRID_PIECES:
+		case GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES:
 			*box = GeoidxEntryShapeBox(e);
 			return true;
 		default:
@@ -126,6 +130,36 @@ geoidx_entry_grid(Page page, const GeoidxLeafEntry *e, geoidx::InteriorGrid *gri
 	if (sz < sizeof(IndexTupleData) + sizeof(*grid) || off + sz > BLCKSZ)
 		return false;
 	memcpy(grid, (char *) t + sz - sizeof(*grid), sizeof(*grid));
+	return true;
+}
+
+/*
+ * The pieces of a leaf entry of page and their grids (grids: kMaxPieces of
+ * them), false for an entry without pieces. A payload that cannot hold the
+ * pieces its count says is corrupt (geoidx_verify says so) and reads as none:
+ * the entry's box and grid still decide soundly.
+ */
+bool
+geoidx_entry_pieces(Page page, const GeoidxLeafEntry *e, geoidx::ShapePieces *pieces,
+					geoidx::InteriorGrid *grids)
+{
+	int off = GeoidxEntryPayloadOffset(e);
+	if (!GeoidxEntryHasPieces(e) || off == 0 || off + sizeof(IndexTupleData) > BLCKSZ)
+		return false;
+	IndexTuple t = (IndexTuple) ((char *) page + off);
+	Size sz = IndexTupleSize(t);
+	const Size tail = sizeof(uint64) + sizeof(geoidx::InteriorGrid);
+	if (sz < sizeof(IndexTupleData) + tail || off + sz > BLCKSZ)
+		return false;
+	uint64 n;
+	memcpy(&n, (char *) t + sz - tail, sizeof(n));
+	if (n < 2 || n > (uint64) geoidx::kMaxPieces ||
+		sz < sizeof(IndexTupleData) + tail + n * sizeof(geoidx::StoredPiece))
+		return false;
+	geoidx::StoredPiece stored[geoidx::kMaxPieces];
+	memcpy(stored, (char *) t + sz - tail - n * sizeof(geoidx::StoredPiece),
+		   n * sizeof(geoidx::StoredPiece));
+	geoidx::load_pieces(stored, (int) n, pieces, grids);
 	return true;
 }
 

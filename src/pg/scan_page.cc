@@ -197,7 +197,7 @@ visit_probed(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTupl
 	const void *kept = keep_payload(so, payload, so->cxt);
 	if (shape)
 		geoidx::knn_push_bound(&so->knn, row, kept, (uint8) GEOIDX_KIND_SHAPE,
-							   geoidx::knn_box_bound(&so->knn, GeoidxEntryShapeBox(&e)), !recheck);
+							   geoidx_shape_knn_bound(so, page, &e), !recheck);
 	else if (GeoidxEntryIsPoint(&e))
 		geoidx::knn_push_point(&so->knn, row, kept, e.x, e.y,
 							   geoidx_key_distance(so, so->primary, e.x, e.y), !recheck);
@@ -235,14 +235,14 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 		}
 		if (GeoidxEntryIsShape(&e[i]))
 		{
-			/* a shape is decided by its box where the box decides, else rechecked */
-			geoidx::Verdict sv =
-				(v == geoidx::Verdict::inside || so->nregions == 0)
-					? geoidx::Verdict::inside
-					: geoidx::spatial_classify(so->keys, GeoidxEntryShapeBox(&e[i]));
+			/* a shape is decided by its box (or pieces) where they decide, else rechecked */
+			bool by_box = true;
+			geoidx::Verdict sv = (v == geoidx::Verdict::inside || so->nregions == 0)
+									 ? geoidx::Verdict::inside
+									 : geoidx_shape_verdict(so, page, &e[i], &by_box);
 			if (sv == geoidx::Verdict::outside)
 			{
-				geoidx_count_decision(GEOIDX_ENTRY_REJECT, true, true);
+				geoidx_count_decision(GEOIDX_ENTRY_REJECT, true, by_box);
 				continue;
 			}
 			bool recheck = (sv != geoidx::Verdict::inside) && !so->shapes_exact;
@@ -252,8 +252,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 			else
 				geoidx::knn_push_bound(
 					&so->knn, geoidx_tid_to_row(&e[i].tid), keep_payload(so, payload, so->cxt),
-					(uint8) GEOIDX_KIND_SHAPE,
-					geoidx::knn_box_bound(&so->knn, GeoidxEntryShapeBox(&e[i])), !recheck);
+					(uint8) GEOIDX_KIND_SHAPE, geoidx_shape_knn_bound(so, page, &e[i]), !recheck);
 			continue;
 		}
 		if (knn_page == NULL)

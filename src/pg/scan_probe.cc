@@ -42,6 +42,7 @@ struct DecisionCounts
 {
 	int64 box_outside; /* the box alone ruled it out */
 	int64 inside, outside, recheck;
+	int64 by_pieces; /* of inside and outside, decided by a large shape's pieces */
 };
 DecisionCounts decisions;
 
@@ -98,6 +99,23 @@ planar_probe(Datum g, const GeoidxPoint &p)
 	if (copy)
 		pfree(copy);
 	return ok;
+}
+
+/*
+ * Whether a shape's pieces may decide a region of the scan (pi: its probe): a
+ * radius or ring key, a candidate disc (scan_pieces.cc), or the candidate
+ * disc of a geodesic shape operator's g, which holds g; not a box key's
+ * region or a planar operator's.
+ */
+bool
+pieces_apply(GeoidxScanOpaque so, int pi)
+{
+	if (pi == GEOIDX_REGION_PLAIN || pi == GEOIDX_REGION_CANDIDATE)
+		return true;
+	if (pi < 0)
+		return false;
+	const GeoidxProbe &probe = so->probes[pi];
+	return !probe.box && !is_planar(probe.strategy);
 }
 
 } // namespace
@@ -159,6 +177,8 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 	bool grid_read = false, has_grid = false;
 	geoidx::InteriorGrid grid;
 	geoidx::GridFrame frame;
+	GeoidxEntryPieces pieces;
+	pieces.read = false;
 	bool all = true;
 	for (int i = 0; i < so->nregions; i++)
 	{
@@ -172,6 +192,17 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 		else
 		{
 			geoidx::Verdict v = geoidx::classify_region(t, box);
+			/* geodesic keys only (scan_pieces.cc): every point of the shape is in some piece */
+			if (v == geoidx::Verdict::maybe && pieces_apply(so, pi) &&
+				geoidx_pieces_of(&pieces, page, e))
+			{
+				v = geoidx::pieces_classify(t, pieces.p);
+				if (v == geoidx::Verdict::outside)
+				{
+					geoidx_count_piece_decision();
+					*by_box = false;
+				}
+			}
 			if (v == geoidx::Verdict::outside)
 				return GEOIDX_ENTRY_REJECT;
 			/* a candidate disc asks only that the box reach into it */
@@ -201,8 +232,7 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 		geoidx::Cover c = geoidx::Cover::uncertain;
 		/* a planar operator's g only where the grid holds for straight edges too */
 		const bool grid_decides =
-			!is_planar(probe.strategy) ||
-			(probe.planar && GeoidxEntryKind(e) == GEOIDX_KIND_SHAPE_PLANAR_GRID);
+			!is_planar(probe.strategy) || (probe.planar && GeoidxEntryHasPlanarGrid(e));
 		if (shape && probe.point && probe.strategy != GEOIDX_STRATEGY_COVEREDBY && grid_decides)
 		{
 			if (!grid_read)
@@ -221,6 +251,13 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 				c = geoidx::Cover::outside;
 			else if (has_grid)
 				c = geoidx::grid_covers(grid, frame, probe.v);
+			if (c == geoidx::Cover::uncertain && !is_planar(probe.strategy) &&
+				geoidx_pieces_of(&pieces, page, e))
+			{
+				c = geoidx::pieces_covers(pieces.p, pieces.grids, probe.v);
+				if (c != geoidx::Cover::uncertain)
+					geoidx_count_piece_decision();
+			}
 		}
 		else if (!shape && probe.polygon != NULL)
 			c = geoidx::cover_shape_covers(*probe.polygon, geoidx::covers_vector(e->x, e->y));
@@ -233,6 +270,13 @@ geoidx_probe_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry *e, boo
 			all = false;
 	}
 	return all ? GEOIDX_ENTRY_MATCH : GEOIDX_ENTRY_RECHECK;
+}
+
+/* Count a shape entry that its pieces decided where its box and grid did not. */
+void
+geoidx_count_piece_decision(void)
+{
+	decisions.by_pieces++;
 }
 
 /* Count how a scan decided a shape entry (points are always decided). */
@@ -261,7 +305,7 @@ extern "C"
  * since it started, ruled out by their box alone; of the others, how many
  * they accepted and rejected from the index (an interior grid, a box inside
  * the region, a prepared polygon), and how many went to the heap for the
- * exact test.
+ * exact test; and of those decided, how many by a large shape's pieces.
  */
 extern "C" Datum
 geoidx_shape_decisions(PG_FUNCTION_ARGS)
@@ -269,8 +313,9 @@ geoidx_shape_decisions(PG_FUNCTION_ARGS)
 	TupleDesc desc;
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "geoidx_shape_decisions: a composite result type is needed");
-	Datum values[4] = {Int64GetDatum(decisions.box_outside), Int64GetDatum(decisions.inside),
-					   Int64GetDatum(decisions.outside), Int64GetDatum(decisions.recheck)};
-	bool nulls[4] = {false, false, false, false};
+	Datum values[5] = {Int64GetDatum(decisions.box_outside), Int64GetDatum(decisions.inside),
+					   Int64GetDatum(decisions.outside), Int64GetDatum(decisions.recheck),
+					   Int64GetDatum(decisions.by_pieces)};
+	bool nulls[5] = {false, false, false, false, false};
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

@@ -15,6 +15,8 @@
 
 #include <type_traits>
 
+#include "shape_pieces.h"
+
 #include "geoidx.h"
 
 extern "C"
@@ -222,7 +224,7 @@ walk_tree(VerifyState *vs)
 					fail(index, psprintf("entry %d has a coordinate that is not finite", i), p.blk);
 				if (!ItemPointerIsValid(&e[i].tid))
 					fail(index, psprintf("entry %d has an invalid heap TID", i), p.blk);
-				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_SHAPE_PLANAR_GRID)
+				if (GeoidxEntryKind(&e[i]) > GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES)
 					fail(index, psprintf("entry %d has unknown flags 0x%04x", i, e[i].flags),
 						 p.blk);
 				if (GeoidxEntryIsShape(&e[i]))
@@ -252,6 +254,13 @@ walk_tree(VerifyState *vs)
 					geoidx::InteriorGrid g;
 					if (grid && !geoidx_entry_grid(page, &e[i], &g))
 						fail(index, psprintf("entry %d has a payload too short for its grid", i),
+							 p.blk);
+					geoidx::ShapePieces pieces;
+					geoidx::InteriorGrid piece_grids[geoidx::kMaxPieces];
+					if (GeoidxEntryHasPieces(&e[i]) &&
+						!geoidx_entry_pieces(page, &e[i], &pieces, piece_grids))
+						fail(index,
+							 psprintf("entry %d has a payload that does not hold its pieces", i),
 							 p.blk);
 					payload = (IndexTuple) palloc(IndexTupleSize(t));
 					memcpy(payload, t, IndexTupleSize(t));
@@ -319,6 +328,17 @@ walk_tree(VerifyState *vs)
 	pfree(stack);
 }
 
+/* A planar grid kind's kind without the planar claim (an earlier build's). */
+int
+without_planar(int kind)
+{
+	if (kind == GEOIDX_KIND_SHAPE_PLANAR_GRID)
+		return GEOIDX_KIND_SHAPE_GRID;
+	if (kind == GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES)
+		return GEOIDX_KIND_SHAPE_GRID_PIECES;
+	return kind;
+}
+
 /*
  * Whether an entry's kind and payload are those of a row's (kind, payload):
  * the same bits, a grid kind standing for a planar grid kind.
@@ -326,8 +346,7 @@ walk_tree(VerifyState *vs)
 bool
 grid_matches(const IndexedTid *hit, int kind, IndexTuple payload)
 {
-	if (hit->kind != kind &&
-		!(hit->kind == GEOIDX_KIND_SHAPE_GRID && kind == GEOIDX_KIND_SHAPE_PLANAR_GRID))
+	if (hit->kind != kind && hit->kind != without_planar(kind))
 		return false;
 	if (payload == NULL || hit->payload == NULL)
 		return payload == NULL && hit->payload == NULL;
@@ -351,9 +370,15 @@ check_heap_row(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 	IndexTuple want_payload =
 		geoidx_form_payload(index, values, isnull, &want, prepared, GEOIDX_GRID_CURRENT);
 	int kind = GeoidxEntryKind(&want);
-	static const char *const kind_names[] = {
-		"a point", "NULL", "EMPTY", "a shape", "a shape with a grid", "a shape with a planar grid"};
-	static_assert(lengthof(kind_names) == GEOIDX_KIND_SHAPE_PLANAR_GRID + 1,
+	static const char *const kind_names[] = {"a point",
+											 "NULL",
+											 "EMPTY",
+											 "a shape",
+											 "a shape with a grid",
+											 "a shape with a planar grid",
+											 "a shape with a grid and pieces",
+											 "a shape with a planar grid and pieces"};
+	static_assert(lengthof(kind_names) == GEOIDX_KIND_SHAPE_PLANAR_GRID_PIECES + 1,
 				  "a name for every kind an entry can have");
 	IndexedTid key;
 	key.tid = *tid;
@@ -388,8 +413,8 @@ check_heap_row(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 			want_payload = blocks_payload;
 		}
 	}
-	if (kind == GEOIDX_KIND_SHAPE_PLANAR_GRID && hit->kind == GEOIDX_KIND_SHAPE_GRID)
-		kind = GEOIDX_KIND_SHAPE_GRID;
+	if (hit->kind != kind && hit->kind == without_planar(kind))
+		kind = hit->kind;
 	if (hit->kind != kind)
 		geoidx_corrupted(index, hit->blk, "heap tuple (%u,%u) is indexed as %s but is %s", hb, ho,
 						 kind_names[hit->kind], kind_names[kind]);
@@ -410,9 +435,9 @@ check_heap_row(Relation index, ItemPointer tid, Datum *values, bool *isnull, boo
 		Size sz = IndexTupleSize(want_payload);
 		if (sz != IndexTupleSize(hit->payload) || memcmp(want_payload, hit->payload, sz) != 0)
 			geoidx_corrupted(index, hit->blk,
-							 kind == GEOIDX_KIND_SHAPE_GRID || kind == GEOIDX_KIND_SHAPE_PLANAR_GRID
+							 kind >= GEOIDX_KIND_SHAPE_GRID
 								 ? "heap tuple (%u,%u) has other values in the columns after the "
-								   "point, or another interior grid, than its index entry"
+								   "point, or another interior grid or pieces, than its index entry"
 								 : "heap tuple (%u,%u) has other values in the columns after the "
 								   "point than its index entry",
 							 hb, ho);

@@ -3,7 +3,8 @@
 -- globe (NYC itself, straddling the antimeridian, reaching 85 N and 85 S, the
 -- southern hemisphere, ...), generated shapes (caps around both poles, a
 -- hemisphere-sized polygon, holes, multipolygons, lines, a collection, a 1 m
--- square, a 10,000 km polygon, SRID 0), and probes: the bus positions copied
+-- square, a 10,000 km polygon, SRID 0, two 20,000-vertex rings),
+-- and probes: the bus positions copied
 -- with their place, the shapes' own vertices and edge midpoints, a lattice
 -- over each place, a global lattice and the poles. Query shapes (shape-shape
 -- pairs): small polygons, lines and collections at one bus in four.
@@ -85,6 +86,16 @@ INSERT INTO zones VALUES
 	(900015, 'multipoint', 'SRID=4326;MULTIPOINT(-73.97 40.76, -73.96 40.77)'),
 	(900016, 'band', ST_SetSRID(ST_Segmentize('POLYGON((-100 59, 100 59, 100 61, -100 61, -100 59))'::geometry, 50), 4326)),
 	(900017, 'antimeridian-box', 'SRID=4326;POLYGON((179 -20, -179 -20, -179 -18, 179 -18, 179 -20))');
+-- large polygons, which the index keeps with their pieces (4,096 vertices or
+-- more): a 20,000-vertex wobbly ring in NYC and another across
+-- the antimeridian (with place 1, when there is one)
+INSERT INTO zones
+SELECT 900000 + k, 'large-ring', ST_SetSRID(ST_MakePolygon(ST_AddPoint(l, ST_StartPoint(l))), 4326) FROM (
+	SELECT k, ST_MakeLine(ST_MakePoint(cx + r * (1 + 0.1 * sin(37 * a)) * cos(a) / cos(radians(cy)),
+		cy + r * (1 + 0.1 * sin(37 * a)) * sin(a)) ORDER BY i) AS l
+	FROM (VALUES (18, -73.96, 40.75, 0.05, 20000), (19, 179.93, 40.71, 0.1, 20000)) c(k, cx, cy, r, n),
+		LATERAL (SELECT i, 2 * pi() * i / n AS a FROM generate_series(0, n - 1) i) s
+	GROUP BY k) q;
 
 -- probes: id from 1; kind says which
 CREATE TABLE probes (id serial PRIMARY KEY, kind text NOT NULL, pt geometry NOT NULL);

@@ -351,6 +351,49 @@ is($node->safe_psql('postgres', q{SET enable_seqscan = off;
 	SELECT (SELECT array_agg(id ORDER BY id) FROM pts WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(2 48)', 500000))
 		 = (SELECT array_agg(id ORDER BY id) FROM pts WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(2 48)'::geography, 500000))}),
 	't', 'zero page at the end: inserts go on and answers equal PostGIS');
+
+# --- a large polygon's pieces (an entry of a _PIECES kind, format.h): the
+# count before the entry's grid says 99 pieces, more than any entry keeps.
+# geoidx_verify names the entry; scans read it without its pieces (its box
+# and grid still decide soundly) and answer as PostGIS does; REINDEX mends it.
+$node->safe_psql('postgres', q{
+	CREATE TABLE zones (id int PRIMARY KEY, shape geometry);
+	INSERT INTO zones SELECT 1, ST_SetSRID(ST_MakePolygon(ST_AddPoint(l, ST_StartPoint(l))), 4326) FROM (
+		SELECT ST_MakeLine(ST_MakePoint(2 + 0.3 * (1 + 0.1 * sin(37 * a)) * cos(a) / cos(radians(48)),
+			48 + 0.3 * (1 + 0.1 * sin(37 * a)) * sin(a)) ORDER BY i) AS l
+		FROM (SELECT i, 2 * pi() * i / 8000 AS a FROM generate_series(0, 7999) i) s) q;
+	CREATE INDEX zones_idx ON zones USING geoidx (shape);
+	CREATE TABLE zprobes AS SELECT i * 100 + j AS id, ST_SetSRID(ST_MakePoint(1.5 + i * 0.02, 47.65 + j * 0.014), 4326) AS pt
+		FROM generate_series(0, 50) i, generate_series(0, 50) j;
+	CHECKPOINT;
+});
+my $zfile = $node->data_dir . '/' . $node->safe_psql('postgres', q{SELECT pg_relation_filepath('zones_idx')});
+$node->stop;
+open($fh, '+<:raw', $zfile) or die "open $zfile: $!";
+seek($fh, 1 * BLCKSZ, 0) or die;
+read($fh, my $zpage, BLCKSZ) == BLCKSZ or die 'short read of the zones index root';
+my $zflags = unpack('v', substr($zpage, ENTRIES_OFFSET + 6, 2));
+my $zoff = ($zflags >> 4) * 8;
+my $zsize = unpack('v', substr($zpage, $zoff + 6, 2)) & 0x1FFF;
+my $npos = $zoff + $zsize - 32 - 8;    # [pieces][n: uint64][grid: 32 bytes]
+my $npieces = unpack('Q<', substr($zpage, $npos, 8));
+ok(($zflags & 0xF) >= 6 && $npieces >= 2 && $npieces <= 16,
+	"the polygon's entry keeps its pieces (kind " . ($zflags & 0xF) . ", $npieces pieces)");
+substr($zpage, $npos, 8) = pack('Q<', 99);
+seek($fh, 1 * BLCKSZ, 0) or die;
+print $fh $zpage or die;
+close $fh or die;
+$node->start;
+my ($zret, $zout, $zerr) = $node->psql('postgres', q{SELECT geoidx_verify('zones_idx')});
+like($zerr, qr/index "zones_idx" contains corrupted page at block 1.*entry 0 has a payload that does not hold its pieces/s,
+	'pieces: geoidx_verify names the entry whose count is wrong');
+my $zsame = q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+	SELECT (SELECT array_agg(p.id ORDER BY p.id) FROM zprobes p, LATERAL (SELECT 1 FROM zones z WHERE geoidx_covers(z.shape, p.pt) OFFSET 0) z)
+		 = (SELECT array_agg(id ORDER BY id) FROM zprobes p WHERE ST_Covers((SELECT shape FROM zones)::geography, p.pt::geography))};
+is($node->safe_psql('postgres', $zsame), 't', 'pieces: with the count wrong, index scans still answer as PostGIS');
+$node->safe_psql('postgres', q{REINDEX INDEX zones_idx; SELECT geoidx_verify('zones_idx')});
+pass('pieces: REINDEX mends the entry, geoidx_verify passes');
+is($node->safe_psql('postgres', $zsame), 't', 'pieces: after REINDEX, index scans answer as PostGIS');
 $node->stop;
 
 done_testing();

@@ -182,6 +182,15 @@ index_form('geoidx_dwithin(zone, shape, r)',
 	"q.id AS a, z.id AS b FROM qshapes q, LATERAL (SELECT id FROM zones z WHERE geoidx_dwithin(z.shape, q.shape, $reach / 2.0)) z",
 	undef, 'qid, zid FROM sh_pairs WHERE x_dwithin');
 
+# the large rings keep pieces in their entries (4,096 vertices or more), and
+# the pieces decided probes that their boxes and grids left open (OFFSET 0:
+# the zones' index for each probe, not the probes' index for each zone)
+my $by_pieces = (split /\n/, $node->safe_psql('postgres', q{
+	SET enable_seqscan = off; SET enable_bitmapscan = off;
+	SELECT count(*) FROM probes p, LATERAL (SELECT id FROM zones z WHERE geoidx_covers(z.shape, p.pt) OFFSET 0) z;
+	SELECT by_pieces FROM geoidx_shape_decisions()}))[-1];
+cmp_ok($by_pieces, '>', 20, "the large rings' pieces decided $by_pieces probes of geoidx_covers");
+
 # k nearest zones: for every probe with at least three zones within the reach,
 # the index's three distances are the three smallest of PostGIS's
 is($node->safe_psql('postgres', qq{

@@ -378,4 +378,53 @@ TEST(ShapePieces, TheirVerdictsOnCirclesHoldForTheExactDistance)
 				beyond_box);
 }
 
+TEST(ShapePieces, StoredAsAnIndexEntryKeepsThemTheyHoldAndDecideAlike)
+{
+	/* a neighbourhood (~540 vertices) stays one box and grid: no pieces stored */
+	const std::vector<Shape> ntas = load_ntas(GEOIDX_UNIT_DATA);
+	Split small;
+	split(serialize(ntas[0], 0, 0), &small);
+	StoredPiece stored[kMaxPieces];
+	EXPECT_LT(cover_shape_vertices(small.built.shape), kPieceMinVertices);
+	EXPECT_EQ(store_pieces(small.built.shape, small.built.box, small.built.grid, stored), 0);
+
+	for (const LonLat c : {LonLat{179.5, -30}, LonLat{-60, 70}})
+	{
+		const int n = c.lon > 0 ? 20000 : 8000;
+		const Shape ring = wobbly_ring(c.lon, c.lat, 3.0, n);
+		Split s;
+		split(serialize(ring, 0, 0), &s);
+		ASSERT_TRUE(s.split);
+		/* the closing vertex repeats the first, and counts as PostGIS's ST_NPoints counts it */
+		EXPECT_EQ(cover_shape_vertices(s.built.shape), static_cast<uint64_t>(n + 1));
+		const int kept = store_pieces(s.built.shape, s.built.box, s.built.grid, stored);
+		ASSERT_EQ(kept, s.pieces.n);
+		ShapePieces loaded;
+		InteriorGrid grids[kMaxPieces];
+		load_pieces(stored, kept, &loaded, grids);
+		ASSERT_EQ(loaded.n, kept);
+		for (int i = 0; i < kept; i++)
+			EXPECT_TRUE(box_contains(loaded.box[i], s.pieces.box[i])) << "piece " << i;
+		long missing = 0;
+		const long asked = check_boundary(ring, 0, 0, loaded, &missing);
+		EXPECT_EQ(missing, 0) << "of " << asked << " boundary points";
+		std::mt19937_64 rng(13);
+		long decided = 0;
+		for (int k = 0; k < 4000; k++)
+		{
+			const Vec3 v = random_in(&rng, s.built.box);
+			const Cover exact = cover_shape_covers(s.built.shape, v);
+			const Cover got = pieces_covers(loaded, grids, v);
+			if (got == Cover::uncertain)
+				continue;
+			decided++;
+			if (exact != Cover::uncertain)
+			{
+				EXPECT_EQ(got, exact) << c.lon << " " << c.lat;
+			}
+		}
+		EXPECT_GT(decided, 2000);
+	}
+}
+
 } // namespace
