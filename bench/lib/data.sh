@@ -38,18 +38,25 @@ dataset_load() {
         die "zones: cannot read $ZONES_NTAS or $ZONES_FEED (data/ of this repository)"
       { sed 's/^/ntas\x1f/' "$ZONES_NTAS" && sed 's/^/feed\x1f/' "$ZONES_FEED"; } |
         sql -v zones="$ZONES" -f "$BENCH_DIR/sql/zones.sql" >/dev/null ;;
+    bigzones)
+      [[ -r $BIGZONES_BOROS && -r $ZONES_FEED ]] ||
+        die "bigzones: cannot read $BIGZONES_BOROS or $ZONES_FEED (data/ of this repository)"
+      { sed 's/^/boros\x1f/' "$BIGZONES_BOROS" && sed 's/^/feed\x1f/' "$ZONES_FEED"; } |
+        sql -f "$BENCH_DIR/sql/bigzones.sql" >/dev/null ;;
     zonepts)
       # derived from zone_probes (G4): zones first, if this run has not loaded it
       [[ $(sql -c "SELECT to_regclass('zone_probes') IS NOT NULL") == t ]] || dataset_load zones
       t0=$(now_ms)
       sql -f "$BENCH_DIR/sql/zonepts.sql" >/dev/null ;;
-    *) die "unknown data set '$ds' (seed1, seed2, world, worldcat, cities, zones, zonepts)" ;;
+    *) die "unknown data set '$ds' (seed1, seed2, world, worldcat, cities, zones, zonepts, bigzones)" ;;
   esac
   [[ $ds == worldcat ]] || sql -c "VACUUM ANALYZE $ds" >/dev/null # worldcat is a view
   [[ $ds == cities ]] && sql -c "VACUUM ANALYZE viewports" >/dev/null
-  if [[ $ds == zones ]]; then
-    sql -c "VACUUM ANALYZE zone_probes" >/dev/null
-    step "data: zones loaded: $(sql -c "SELECT count(*) FROM zones") zones ($(sql -c "SELECT pg_size_pretty(pg_total_relation_size('zones'))")), $(sql -c "SELECT count(*) FROM zone_probes") probes in $(($(now_ms) - t0)) ms"
+  if [[ $ds == zones || $ds == bigzones ]]; then
+    local probes=zone_probes
+    [[ $ds == bigzones ]] && probes=bigzone_probes
+    sql -c "VACUUM ANALYZE $probes" >/dev/null
+    step "data: $ds loaded: $(sql -c "SELECT count(*) FROM $ds") zones ($(sql -c "SELECT pg_size_pretty(pg_total_relation_size('$ds'))")), $(sql -c "SELECT count(*) FROM $probes") probes in $(($(now_ms) - t0)) ms"
     return
   fi
   step "data: $ds loaded: $(sql -c "SELECT count(*) FROM $ds") points in $(($(now_ms) - t0)) ms"
@@ -71,17 +78,17 @@ await_relation() {
 # the category: multicolumn, (category, position) for GiST (btree_gist; the
 # equality column first is ~8x faster for KF than (position, category)), and
 # (pos, category) for geoidx (position first, as geoidx requires). On zones
-# (G1-G3) the column is the polygon, shape; the index keeps the kit's name
+# (G1-G3) and bigzones (G5) the column is the polygon, shape; the index keeps the kit's name
 # <table>_pos (the index-use check and builds.csv look for that name).
 # zonepts (G4) is a point data set like the others: the index is on pos.
 variant_index_ddl() {
   local table=$1 variant=$2 ds=${3:-}
-  if [[ $ds == zones ]]; then
+  if [[ $ds == zones || $ds == bigzones ]]; then
     case $variant in
       gist_geog) echo "CREATE INDEX ${table}_pos ON $table USING gist ((shape::geography))" ;;
       gist_geom) echo "CREATE INDEX ${table}_pos ON $table USING gist (shape)" ;;
       geoidx | geoidx_cl) echo "CREATE INDEX ${table}_pos ON $table USING geoidx (shape)" ;;
-      *) die "no $variant variant for zones" ;;
+      *) die "no $variant variant for $ds" ;;
     esac
     return
   fi

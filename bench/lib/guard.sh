@@ -258,6 +258,33 @@ SQL
 # table with a planar prefilter, pos && ST_Expand(zone, 0.01) (~1 km: the
 # bulge of geodesic edges beyond the vertices' box is metres for NTA
 # edges). Fails if no zone covered any point (nothing compared).
+# G5 (bigzones): for 40 bus positions spread over the copies, the large
+# zones that geoidx_covers finds on bigzones_geoidx, against PostGIS's
+# ST_Covers(geography) on bigzones_gist_geog (or the base table, unindexed).
+guard_bigzones() { # label
+  local label=$1 n i p ref=bigzones rows=""
+  guard_table_exists bigzones_gist_geog && ref=bigzones_gist_geog
+  n=$(sql -c "SELECT count(*) FROM bigzone_probes")
+  for ((i = 0; i < 40; i++)); do
+    p=$((1 + i * (n - 1) / 39))
+    rows+="${rows:+ UNION ALL }SELECT $p AS p,
+  (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM bigzones_geoidx
+    WHERE geoidx_covers(shape, (SELECT pos FROM bigzone_probes WHERE id = $p))) AS got,
+  (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM $ref
+    WHERE ST_Covers(shape::geography, (SELECT pos FROM bigzone_probes WHERE id = $p)::geography)) AS ref
+"
+  done
+  sql <<SQL
+WITH r AS ($rows)
+SELECT '$label',
+       bool_and(got = ref) AND count(*) FILTER (WHERE cardinality(ref) > 0) > 0,
+       format('%s probes, %s differ%s; %s probes in a zone (reference: $ref)',
+              count(*), count(*) FILTER (WHERE got <> ref),
+              coalesce(' (probes ' || string_agg(p::text, ',') FILTER (WHERE got <> ref) || ')', ''),
+              count(*) FILTER (WHERE cardinality(ref) > 0))
+FROM r;
+SQL
+}
 guard_zonepts() { # label
   local label=$1 n i z zs ref=zonepts pre rows=""
   n=$(sql -c "SELECT count(*) FROM zones")
@@ -374,6 +401,9 @@ run_guard() {
     if ((GEOIDX_COVEREDBY)) && guard_table_exists zonepts_geoidx; then
       guard_zonepts "G4 zonepts_geoidx points covered by a zone (10 zones)"
     fi
+    if guard_table_exists bigzones_geoidx; then
+      guard_bigzones "G5 bigzones_geoidx covers (40 probes)"
+    fi
     if guard_table_exists cities_geoidx && guard_table_exists viewports; then
       guard_viewports
     fi
@@ -410,6 +440,8 @@ run_guard() {
       guard_plan_uses zones_geoidx_pos "SELECT id FROM zones_geoidx $q"
     done
   fi
+  guard_table_exists bigzones_geoidx && guard_plan_uses bigzones_geoidx_pos \
+    "SELECT id FROM bigzones_geoidx WHERE geoidx_covers(shape, (SELECT pos FROM bigzone_probes WHERE id = 1))"
   guard_table_exists cities_geoidx && guard_table_exists viewports && guard_plan_uses cities_geoidx_pos \
     "SELECT id FROM cities_geoidx WHERE pos && (SELECT box FROM viewports WHERE id = 1)"
   if ((GEOIDX_COVEREDBY)) && guard_table_exists zonepts_geoidx; then

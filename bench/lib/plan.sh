@@ -11,7 +11,7 @@ declare -A WL_DATASET=(
   [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2_limit]=seed2 [k1_limit]=world [r2]=seed2
   [k1_world_10]=world [k1_world_100]=world [k1_cities_10]=cities [k1_cities_100]=cities
   [kf]=worldcat [pg]=world
-  [g1_covers]=zones [g2_dwithin]=zones [g3_knn]=zones [g4_coveredby]=zonepts
+  [g1_covers]=zones [g2_dwithin]=zones [g3_knn]=zones [g4_coveredby]=zonepts [g5_large]=bigzones
   [p_knn]=world [p_radius]=world
   [v_z6]=cities [v_z10]=cities [v_z14]=cities
 )
@@ -24,6 +24,7 @@ declare -A WL_TITLE=(
   [kf]="KF 1% category k=10" [pg]="PG page 100 of 10 rows"
   [g1_covers]="G1 zone covering a point" [g2_dwithin]="G2 zones within 500 m"
   [g3_knn]="G3 3 nearest zones" [g4_coveredby]="G4 points covered by a zone"
+  [g5_large]="G5 large zone covering a point"
   [p_knn]="P k=10, partitioned" [p_radius]="P 200 km count, partitioned"
   [v_z6]="V viewport zoom 6" [v_z10]="V viewport zoom 10" [v_z14]="V viewport zoom 14"
 )
@@ -45,6 +46,7 @@ declare -A WL_FULL=(
   [g2_dwithin]="gist_geog gist_geom geoidx geoidx_pg"
   [g3_knn]="gist_geog gist_geom geoidx geoidx_pg geoidx_sph"
   [g4_coveredby]="gist_geog gist_geom geoidx"
+  [g5_large]="gist_geog gist_geom geoidx"
   [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
   [v_z6]="gist_geom spgist geoidx" [v_z10]="gist_geom spgist geoidx" [v_z14]="gist_geom spgist geoidx"
@@ -66,12 +68,13 @@ declare -A WL_SHORT=(
   [g2_dwithin]="gist_geog geoidx geoidx_pg"
   [g3_knn]="gist_geog geoidx geoidx_pg geoidx_sph"
   [g4_coveredby]="gist_geog gist_geom geoidx"
+  [g5_large]="gist_geog gist_geom geoidx"
   [p_knn]="geoidx geoidx_p16 geoidx_p64 geoidx_p64_cells"
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
   [v_z6]="gist_geom geoidx" [v_z10]="gist_geom geoidx" [v_z14]="gist_geom geoidx"
 )
 WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
-  g1_covers g2_dwithin g3_knn g4_coveredby p_knn p_radius v_z6 v_z10 v_z14)
+  g1_covers g2_dwithin g3_knn g4_coveredby g5_large p_knn p_radius v_z6 v_z10 v_z14)
 # Workloads whose per-transaction latencies are logged (pgbench -l) and
 # reported as p50/p95/p99 (latency.csv): G1, as the geofencing issue asks.
 declare -A WL_LATENCY=([g1_covers]=1)
@@ -83,6 +86,7 @@ wl_pgbench_vars() {
   case ${WL_DATASET[$1]} in
     zones) echo "-D nprobes=$ZONE_PROBES" ;;
     zonepts) echo "-D nzones=$ZONE_COUNT" ;;
+    bigzones) echo "-D nprobes=$BIGZONE_PROBES" ;;
   esac
 }
 
@@ -109,10 +113,11 @@ variant_pgoptions() {
 }
 
 # Is data set $1 selected by --dataset?  worldcat (KF) is derived from world
-# and comes with it; zonepts (G4) is derived from zones and comes with it.
+# and comes with it; zonepts (G4) is derived from zones and comes with it,
+# as bigzones (G5) does.
 ds_selected() {
   in_list "$1" "$DATASETS" || { [[ $1 == worldcat ]] && in_list world "$DATASETS"; } ||
-    { [[ $1 == zonepts ]] && in_list zones "$DATASETS"; }
+    { [[ $1 == zonepts || $1 == bigzones ]] && in_list zones "$DATASETS"; }
 }
 
 # --workloads names (the issue's) -> workload ids.
@@ -124,15 +129,16 @@ workload_group_members() {
     k1) echo "k1_world_10 k1_cities_10 k1_world_100 k1_cities_100" ;;
     kf) echo "kf" ;;
     pg) echo "pg" ;;
-    g) echo "g1_covers g2_dwithin g3_knn g4_coveredby" ;;
+    g) echo "g1_covers g2_dwithin g3_knn g4_coveredby g5_large" ;;
     g1) echo "g1_covers" ;;
     g2) echo "g2_dwithin" ;;
     g3) echo "g3_knn" ;;
     g4) echo "g4_coveredby" ;;
+    g5) echo "g5_large" ;;
     p) echo "p_knn p_radius" ;;
     v) echo "v_z6 v_z10 v_z14" ;;
     w1 | m1 | build) ;;
-    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3, G4), P, V, W1, M1, BUILD)" ;;
+    *) die "unknown workload '$1' (T, R1, R2, K1, KF, PG, G (or G1, G2, G3, G4, G5), P, V, W1, M1, BUILD)" ;;
   esac
 }
 
@@ -148,7 +154,8 @@ wl_variants() {
     [[ $v == geoidx* ]] && ((GEOIDX == 0)) && continue
     [[ $w == kf && $v == geoidx* ]] && ((GEOIDX_MULTICOL == 0)) && continue
     [[ $w == pg && $v == geoidx ]] && ((GEOIDX_BEYOND == 0)) && continue
-    [[ ${WL_DATASET[$w]} == zones && $v == geoidx* ]] && ((GEOIDX_SHAPES == 0)) && continue
+    [[ ${WL_DATASET[$w]} == zones || ${WL_DATASET[$w]} == bigzones ]] && [[ $v == geoidx* ]] &&
+      ((GEOIDX_SHAPES == 0)) && continue
     [[ ${WL_DATASET[$w]} == zonepts && $v == geoidx* ]] && ((GEOIDX_COVEREDBY == 0)) && continue
     [[ $v == redis ]] && ! in_list redis "$COMPARATORS" && continue
     out+=("$v")
