@@ -195,6 +195,20 @@ guard_zone_ref() { # r (metres, an SQL expression) -> "table|prefilter" (PT: the
     echo "zones|shape && bench_dwithin_box(PT, $1 + 10000)"
   fi
 }
+# The guard's line for rows of (p, got, ref) zone id arrays, one per probe:
+# every probe's got equals its ref, and some probe has a zone.
+guard_sets_verdict() { # label ref_table rows_sql
+  sql <<SQL
+WITH r AS ($3)
+SELECT '$1',
+       bool_and(got = ref) AND count(*) FILTER (WHERE cardinality(ref) > 0) > 0,
+       format('%s probes, %s differ%s; %s probes with zones, %s zones in all (reference: $2)',
+              count(*), count(*) FILTER (WHERE got <> ref),
+              coalesce(' (probes ' || string_agg(p::text, ',') FILTER (WHERE got <> ref) || ')', ''),
+              count(*) FILTER (WHERE cardinality(ref) > 0), sum(cardinality(ref)))
+FROM r;
+SQL
+}
 guard_zones_set() { # label got_predicate ref_predicate r (PT: the probe)
   local label=$1 got=$2 refp=$3 r=$4 ref pre p pt rows=""
   IFS='|' read -r ref pre <<<"$(guard_zone_ref "$r")"
@@ -205,16 +219,7 @@ guard_zones_set() { # label got_predicate ref_predicate r (PT: the probe)
   (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM $ref WHERE ${pre//PT/$pt} AND ${refp//PT/$pt}) AS ref
 "
   done
-  sql <<SQL
-WITH r AS ($rows)
-SELECT '$label',
-       bool_and(got = ref) AND count(*) FILTER (WHERE cardinality(ref) > 0) > 0,
-       format('%s probes, %s differ%s; %s probes with zones, %s zones in all (reference: $ref)',
-              count(*), count(*) FILTER (WHERE got <> ref),
-              coalesce(' (probes ' || string_agg(p::text, ',') FILTER (WHERE got <> ref) || ')', ''),
-              count(*) FILTER (WHERE cardinality(ref) > 0), sum(cardinality(ref)))
-FROM r;
-SQL
+  guard_sets_verdict "$label" "$ref" "$rows"
 }
 guard_zones_knn() { # label k
   local label=$1 k=$2 ref pre p pt rows=""
@@ -274,16 +279,7 @@ guard_bigzones() { # label
     WHERE ST_Covers(shape::geography, (SELECT pos FROM bigzone_probes WHERE id = $p)::geography)) AS ref
 "
   done
-  sql <<SQL
-WITH r AS ($rows)
-SELECT '$label',
-       bool_and(got = ref) AND count(*) FILTER (WHERE cardinality(ref) > 0) > 0,
-       format('%s probes, %s differ%s; %s probes in a zone (reference: $ref)',
-              count(*), count(*) FILTER (WHERE got <> ref),
-              coalesce(' (probes ' || string_agg(p::text, ',') FILTER (WHERE got <> ref) || ')', ''),
-              count(*) FILTER (WHERE cardinality(ref) > 0))
-FROM r;
-SQL
+  guard_sets_verdict "$label" "$ref" "$rows"
 }
 guard_zonepts() { # label
   local label=$1 n i z zs ref=zonepts pre rows=""
