@@ -14,10 +14,18 @@
 #
 #   test/citus/run.sh            build and install geoidx first (make install)
 #   PG_BIN=/usr/lib/postgresql/15/bin test/citus/run.sh
+#   test/citus/run.sh --bench    then time k = 10 nearest (pgbench, 2 clients,
+#                                prepared, 5 s each, twice): the local table,
+#                                the table distributed by tenant (every shard),
+#                                by cell through the cells, one known shard,
+#                                and Citus's own floor (one row by its
+#                                distribution column); prints each / local
 #
 # Run as a user that may run PostgreSQL (not root). Exit 77 when Citus is not
 # installed. Prints "N passed, M failed" last.
 set -euo pipefail
+bench=0
+[[ ${1:-} == --bench ]] && bench=1
 
 PG_BIN=${PG_BIN:-$(pg_config --bindir)}
 LIBDIR=$("$PG_BIN/pg_config" --pkglibdir 2>/dev/null || pg_config --pkglibdir)
@@ -83,7 +91,7 @@ CREATE INDEX ON local_fleet USING geoidx (pos, tenant);
 CREATE TABLE by_cell (id int, tenant int, pos geometry(Point, 4326), cell bigint);
 SELECT create_distributed_table('by_cell', 'cell', shard_count => 8);
 INSERT INTO by_cell SELECT id, tenant, pos, geoidx_cell(pos, 6) FROM src;
-CREATE INDEX ON by_cell USING geoidx (pos, tenant);
+CREATE INDEX ON by_cell USING geoidx (pos, cell, tenant);
 CREATE TABLE by_tenant (id int, tenant int, pos geometry(Point, 4326));
 SELECT create_distributed_table('by_tenant', 'tenant', shard_count => 8);
 INSERT INTO by_tenant SELECT id, tenant, pos FROM src;
@@ -92,6 +100,33 @@ SELECT create_reference_table('centres');
 INSERT INTO centres VALUES (1, 'SRID=4326;POINT(-73.98 40.75)'), (2, 'SRID=4326;POINT(2.35 48.86)'),
 	(3, 'SRID=4326;POINT(179.9 0)'), (4, 'SRID=4326;POINT(0 89.9)');
 ANALYZE local_fleet; ANALYZE by_cell; ANALYZE by_tenant;
+CREATE INDEX ON src (id);
+-- The k nearest on a table distributed by cell, reaching only the shards of
+-- the cells a circle can touch: the k nearest within the covering of r; when
+-- k came back and the k-th lies within r, no row outside is nearer (exact);
+-- when k came back farther than r, the k-th distance is a radius that holds
+-- k rows, so one more query is exact; fewer than k: widen r fourfold. The
+-- cells and the centre go into the text as constants, so Citus prunes shards
+-- when it plans; the rows are read one by one (a plain ORDER BY ... LIMIT,
+-- which Citus merges from the shards; an aggregate over it would make Citus
+-- plan a subquery and ship an intermediate result).
+CREATE FUNCTION nearest_by_cells(c geometry, k int, r float8 DEFAULT 20000)
+RETURNS TABLE (id int, d float8) LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  ids int[]; ds float8[]; row record;
+BEGIN
+  LOOP
+    ids := '{}'; ds := '{}';
+    FOR row IN EXECUTE format('SELECT b.id, b.pos <~> %1$L::geometry AS dist FROM by_cell b'
+                              ' WHERE b.cell = ANY (%2$L::bigint[]) ORDER BY 2 LIMIT %3$s',
+                              c, geoidx_covering_cells(c, r, 6), k) LOOP
+      ids := ids || row.id; ds := ds || row.dist;
+    END LOOP;
+    EXIT WHEN (cardinality(ids) = k AND ds[k] <= r) OR r >= 2.1e7;
+    r := CASE WHEN cardinality(ids) = k THEN ds[k] ELSE least(r * 4, 2.1e7) END;
+  END LOOP;
+  RETURN QUERY SELECT u.id, u.d FROM unnest(ids, ds) u(id, d);
+END $$;
 SQL
 
 hash_of() { echo "SELECT count(*) || ':' || coalesce(sum(hashint4(id)), 0) FROM ($1) q"; }
@@ -113,6 +148,8 @@ for c in "-73.98 40.75" "2.35 48.86" "179.9 0" "0 89.9" "139.6 35.6"; do
 	for k in 1 10 100; do
 		want=$(coord -c "$(printf "$knn" "ST_Distance(pos::geography, $p::geography)" local_fleet '' "$k")")
 		check "$k nearest to ($c) by cell" "$(coord -c "$(printf "$knn" "pos <~> $p" by_cell '' "$k")")" "$want"
+		check "$k nearest to ($c) by cell through the cells" \
+			"$(coord -c "$(printf "$knn" d "nearest_by_cells($p, $k)" '' "$k")")" "$want"
 		want=$(coord -c "$(printf "$knn" "ST_Distance(pos::geography, $p::geography)" local_fleet 'WHERE tenant IN (3, 7)' "$k")")
 		check "$k nearest to ($c), tenant IN (3, 7), by tenant" \
 			"$(coord -c "$(printf "$knn" "pos <~> $p" by_tenant 'WHERE tenant IN (3, 7)' "$k")")" "$want"
@@ -142,6 +179,36 @@ check "tenant IN (1, 2) reaches at most 2 shards" "$(( $(tasks "${queries[0]}") 
 check "geoidx_verify on every shard" \
 	"$(coord -c "SELECT count(*) FILTER (WHERE success) || '/' || count(*) FROM run_command_on_shards('by_cell', \$\$SELECT geoidx_verify(i.indexrelid::regclass) FROM pg_index i WHERE i.indrelid = '%s'::regclass\$\$)")" \
 	"8/8"
+
+if ((bench)); then
+	# CPU-bound on 2 cores: coordinator, workers and pgbench share them.
+	coord -c "ALTER SYSTEM SET citus.max_adaptive_executor_pool_size = 1" -c "SELECT pg_reload_conf()" >/dev/null
+	pre='\set id random(1, 200000)
+SELECT ST_X(pos) AS lon, ST_Y(pos) AS lat, geoidx_cell(pos, 6) AS cell FROM src WHERE id = :id \gset'
+	c='ST_SetSRID(ST_MakePoint(:lon, :lat), 4326)'
+	declare -A sql=(
+		[local]="SELECT id FROM local_fleet ORDER BY pos <~> $c LIMIT 10;"
+		[by_tenant]="SELECT id FROM by_tenant ORDER BY pos <~> $c LIMIT 10;"
+		[by_cell_cells]="SELECT id FROM nearest_by_cells($c, 10);"
+		[by_cell_one_shard]="SELECT id FROM by_cell WHERE cell = :cell ORDER BY pos <~> $c LIMIT 10;"
+		[citus_floor]="SELECT id FROM by_cell WHERE cell = :cell LIMIT 1;"
+	)
+	order=(local by_tenant by_cell_cells by_cell_one_shard citus_floor)
+	declare -A best=()
+	for round in 1 2; do
+		for v in "${order[@]}"; do
+			printf '%s\n%s\n' "$pre" "${sql[$v]}" >"$dir/$v.sql"
+			tps=$("$PG_BIN/pgbench" -n -M prepared -c 2 -j 2 -T 5 -f "$dir/$v.sql" -h "$dir" -p 9700 postgres 2>&1 |
+				sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+			printf 'bench round %s %-18s %9.1f tps\n' "$round" "$v" "$tps"
+			best[$v]=$(awk -v a="${best[$v]:-0}" -v b="$tps" 'BEGIN { print (b > a ? b : a) }')
+		done
+	done
+	for v in "${order[@]}"; do
+		printf 'k = 10 nearest, %-18s %9.1f tps  %.3fx local\n' "$v" "${best[$v]}" \
+			"$(awk -v a="${best[$v]}" -v b="${best[local]}" 'BEGIN { print a / b }')"
+	done
+fi
 
 echo "$passed passed, $failed failed"
 ((failed == 0))
