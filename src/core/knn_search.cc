@@ -191,6 +191,143 @@ knn_push_page(KnnSearch *s, const Box3 &box, uint32_t blk, int16_t level, uint64
 	heap_push(&s->heap, c);
 }
 
+/*
+ * The children of one internal page not yet on the frontier. A child is kept
+ * by its raw key: the squared chord to its box (whose metre bound grows with
+ * it), or the planar bound itself; only the nearest is turned into metres.
+ */
+struct ChildRef
+{
+	double raw;
+	uint32_t blk;
+};
+
+struct ChildPages
+{
+	int n;
+	int16_t level;
+	uint64_t parent_lsn;
+	ChildRef *c; /* n of them, in the same allocation */
+};
+
+namespace
+{
+
+double
+raw_box_key(const KnnSearch *s, const Box3 &box)
+{
+	if (box_is_empty(box))
+		return kInf;
+	return s->planar ? planar_box_bound(s->target, box) : min_chord2(box, s->q);
+}
+
+double
+raw_to_bound(const KnnSearch *s, double raw)
+{
+	if (s->planar || raw == kInf)
+		return raw;
+	return metres_lower_bound(chord2_to_angle(raw), s->use_spheroid);
+}
+
+/*
+ * The metre bound grows with the chord except within ~1e-7 rad of the
+ * antipode (metres_lower_bound's antipodal slack), so the nearest child's
+ * bound is a bound of them all only while it is farther from that than this.
+ */
+constexpr double kMonotoneChord2 = 3.99; /* a central angle of 3.04 rad */
+
+void
+push_child(KnnSearch *s, const ChildPages &c, const ChildRef &r)
+{
+	SearchItem p{};
+	p.dist = raw_to_bound(s, r.raw);
+	p.kind = ItemKind::page;
+	p.row_kind = kRowPoint;
+	p.level = c.level;
+	p.blk = r.blk;
+	p.parent_lsn = c.parent_lsn;
+	heap_push(&s->heap, p);
+}
+
+bool
+farther(const ChildRef &a, const ChildRef &b)
+{
+	return a.raw > b.raw;
+}
+
+/*
+ * Put c's nearest child on the frontier, and c after it keyed by the next
+ * nearest; c is released when it is empty. Past the monotone range the rest
+ * go on the frontier one by one.
+ */
+void
+advance_children(KnnSearch *s, ChildPages *c)
+{
+	while (c->n > 0)
+	{
+		/* c->c is a binary heap on raw, nearest on top (knn_end_children made it) */
+		std::pop_heap(c->c, c->c + c->n, farther);
+		c->n--;
+		push_child(s, *c, c->c[c->n]);
+		if (c->n == 0)
+			break;
+		double raw = c->c[0].raw;
+		if (s->planar || raw == kInf || raw < kMonotoneChord2)
+		{
+			SearchItem b{};
+			b.dist = raw_to_bound(s, raw);
+			b.kind = ItemKind::children;
+			b.row_kind = kRowPoint;
+			b.children = c;
+			heap_push(&s->heap, b);
+			return;
+		}
+	}
+	if (s->cb.release)
+		s->cb.release(s->cb.ctx, c);
+}
+
+} // namespace
+
+ChildPages *
+knn_begin_children(KnnSearch *s, int max_children, int16_t level, uint64_t parent_lsn)
+{
+	size_t head =
+		(sizeof(ChildPages) + alignof(ChildRef) - 1) / alignof(ChildRef) * alignof(ChildRef);
+	ChildPages *c = (ChildPages *) s->cb.alloc(
+		s->cb.ctx, head + sizeof(ChildRef) * (size_t) std::max(max_children, 1));
+	c->n = 0;
+	c->level = level;
+	c->parent_lsn = parent_lsn;
+	c->c = (ChildRef *) ((char *) c + head);
+	return c;
+}
+
+void
+knn_add_child(KnnSearch *s, ChildPages *c, const Box3 &box, uint32_t blk)
+{
+	c->c[c->n++] = ChildRef{raw_box_key(s, box), blk};
+}
+
+void
+knn_end_children(KnnSearch *s, ChildPages *c)
+{
+	std::make_heap(c->c, c->c + c->n, farther);
+	/* the nearest goes on the frontier at once: it is usually the next page read */
+	advance_children(s, c);
+}
+
+void
+knn_release_item(KnnSearch *s, const SearchItem &item)
+{
+	if (s->cb.release == nullptr)
+		return;
+	if (item.kind == ItemKind::chunk)
+		s->cb.release(s->cb.ctx, item.chunk);
+	else if (item.kind == ItemKind::children)
+		s->cb.release(s->cb.ctx, item.children);
+}
+
 /* Put the right sibling of a page that split under the scan on the frontier. */
 void
 knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level)
@@ -280,6 +417,9 @@ knn_next(KnnSearch *s, double limit, SearchItem *out)
 		{
 			case ItemKind::page:
 				s->cb.visit_page(s->cb.ctx, s, item);
+				continue;
+			case ItemKind::children:
+				advance_children(s, item.children);
 				continue;
 			case ItemKind::chunk:
 				push_chunk_points(s, *item.chunk, item.dist);

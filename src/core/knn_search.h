@@ -3,9 +3,14 @@
  * in it: the glue reads pages through a callback, as MinHeap takes its
  * allocator, and the search decides everything else.
  *
- * One min-heap (the frontier) holds five kinds of item, each keyed by a
+ * One min-heap (the frontier) holds six kinds of item, each keyed by a
  * provable lower bound of the distance to the ORDER BY centre:
  *
+ *   children   the children of an internal page that are not on the frontier
+ *              yet, keyed by the nearest of them: each child leaves it for
+ *              the frontier when its turn comes, so an internal page of 150
+ *              children costs one frontier item and a handful of metre
+ *              bounds, not 150 of each (the others are compared as chords)
  *   page       a page not read yet: the bound of its parent's box for it
  *   chunk      up to kSearchChunk entries of a leaf that passed the filters,
  *              copied out of the page, keyed by the chunk box's bound
@@ -57,6 +62,7 @@ enum class ItemKind : uint8_t
 	coarse = 2,
 	chunk = 3,
 	page = 4,
+	children = 5,
 };
 
 /* The level a page must be on, when the link to it does not say (the root). */
@@ -66,6 +72,7 @@ constexpr int16_t kAnyLevel = -1;
 constexpr uint8_t kRowPoint = 0;
 
 struct SearchChunk;
+struct ChildPages;
 
 struct SearchItem
 {
@@ -80,6 +87,7 @@ struct SearchItem
 		uint64_t parent_lsn; /* a page: its parent's LSN when the link was read */
 		const void *payload; /* a row: the glue's copy of its other columns, or null */
 		SearchChunk *chunk;  /* a chunk */
+		ChildPages *children;
 	};
 	uint64_t row; /* a row: the glue's reference to it (a heap TID) */
 	double x;     /* a point: the stored coordinates */
@@ -152,6 +160,18 @@ double knn_box_bound(const KnnSearch *s, const Box3 &box);
 
 /* Put a child page on the frontier, keyed by its box in the parent. */
 void knn_push_page(KnnSearch *s, const Box3 &box, uint32_t blk, int16_t level, uint64_t parent_lsn);
+
+/*
+ * Hand over the children of an internal page (at most max_children, each on
+ * the given level, read at parent_lsn): begin, one add per child, end. The
+ * frontier receives them lazily, each at the bound knn_push_page would give it.
+ */
+ChildPages *knn_begin_children(KnnSearch *s, int max_children, int16_t level, uint64_t parent_lsn);
+void knn_add_child(KnnSearch *s, ChildPages *c, const Box3 &box, uint32_t blk);
+void knn_end_children(KnnSearch *s, ChildPages *c);
+
+/* Free what a frontier item owns (a chunk copy, children), for a search dropped midway. */
+void knn_release_item(KnnSearch *s, const SearchItem &item);
 
 /* Put the right sibling of a page that split under us on the frontier, with the page's bound. */
 void knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level);

@@ -358,6 +358,9 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 	{
 		GeoidxInternalEntry *e = GeoidxInternalEntries(page);
 		int child_level = op->level - 1;
+		geoidx::ChildPages *children =
+			knn_page != NULL ? geoidx::knn_begin_children(&so->knn, n, (int16) child_level, lsn)
+							 : NULL;
 		/* an unordered scan pushes backwards, so that it reads children in index order (CLUSTER) */
 		for (int j = 0; j < n; j++)
 		{
@@ -366,11 +369,13 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 				geoidx::spatial_classify(so->keys, e[i].box) == geoidx::Verdict::outside)
 				continue;
 			check_link(scan->indexRelation, blk, e[i].child, "downlink");
-			if (knn_page != NULL)
-				geoidx::knn_push_page(&so->knn, e[i].box, e[i].child, (int16) child_level, lsn);
+			if (children != NULL)
+				geoidx::knn_add_child(&so->knn, children, e[i].box, e[i].child);
 			else
 				push_ref(so, e[i].child, lsn, child_level);
 		}
+		if (children != NULL)
+			geoidx::knn_end_children(&so->knn, children);
 	}
 	UnlockReleaseBuffer(buf);
 }

@@ -163,10 +163,22 @@ visit(void *ctx, KnnSearch *s, const SearchItem &item)
 		return;
 	if (p.level > 0)
 	{
+		/* every other internal page hands its children over one by one, as 0.1's glue did */
+		bool lazy = item.blk % 2 == 0;
+		ChildPages *children =
+			lazy ? knn_begin_children(s, (int) p.items.size(), (int16_t) (p.level - 1), 0)
+				 : nullptr;
 		for (int c : p.items)
 			if (pv == Verdict::inside ||
 				spatial_classify(s->keys, t->pages[c].box) != Verdict::outside)
-				knn_push_page(s, t->pages[c].box, (uint32_t) c, (int16_t) (p.level - 1), 0);
+			{
+				if (lazy)
+					knn_add_child(s, children, t->pages[c].box, (uint32_t) c);
+				else
+					knn_push_page(s, t->pages[c].box, (uint32_t) c, (int16_t) (p.level - 1), 0);
+			}
+		if (lazy)
+			knn_end_children(s, children);
 		return;
 	}
 	for (size_t first = 0; first < p.items.size(); first += kSearchChunk)
@@ -339,8 +351,7 @@ void
 finish(Search *x)
 {
 	for (size_t i = 0; i < x->s.heap.size; i++)
-		if (x->s.heap.items[i].kind == ItemKind::chunk)
-			release(x->s.cb.ctx, x->s.heap.items[i].chunk);
+		knn_release_item(&x->s, x->s.heap.items[i]);
 	free(x->s.heap.items);
 }
 
