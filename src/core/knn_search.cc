@@ -249,11 +249,15 @@ push_child(KnnSearch *s, const ChildPages &c, const ChildRef &r)
 	heap_push(&s->heap, p);
 }
 
-bool
-farther(const ChildRef &a, const ChildRef &b)
+/* The order of the children's heap (nearest on top); a type, so that the heap calls inline it. */
+struct Farther
 {
-	return a.raw > b.raw;
-}
+	bool
+	operator()(const ChildRef &a, const ChildRef &b) const
+	{
+		return a.raw > b.raw;
+	}
+};
 
 /*
  * Put c's nearest child on the frontier, and c after it keyed by the next
@@ -266,7 +270,7 @@ advance_children(KnnSearch *s, ChildPages *c)
 	while (c->n > 0)
 	{
 		/* c->c is a binary heap on raw, nearest on top (knn_end_children made it) */
-		std::pop_heap(c->c, c->c + c->n, farther);
+		std::pop_heap(c->c, c->c + c->n, Farther());
 		c->n--;
 		push_child(s, *c, c->c[c->n]);
 		if (c->n == 0)
@@ -312,7 +316,7 @@ knn_add_child(KnnSearch *s, ChildPages *c, const Box3 &box, uint32_t blk)
 void
 knn_end_children(KnnSearch *s, ChildPages *c)
 {
-	std::make_heap(c->c, c->c + c->n, farther);
+	std::make_heap(c->c, c->c + c->n, Farther());
 	/* the nearest goes on the frontier at once: it is usually the next page read */
 	advance_children(s, c);
 }
