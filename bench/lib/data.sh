@@ -230,6 +230,11 @@ r2_centres_load() {
     "SELECT g, ST_Point(120.5 + 9 * random(), 70.5 + 9 * random(), 4326) FROM generate_series(1, 32) g" \
     "SELECT s.ctid FROM seed2_geoidx s WHERE geoidx_dwithin(s.pos, r.pos, 5000) ORDER BY s.pos <~> r.pos LIMIT 100"
 }
+kf_centres_load() {
+  limit_centres_load kf_centres worldcat_geoidx \
+    "SELECT g, ST_Point(-180 + 360 * random(), degrees(asin(2 * random() - 1)), 4326) FROM generate_series(1, 32) g" \
+    "SELECT s.ctid FROM worldcat_geoidx s WHERE s.category = r.c ORDER BY s.pos <~> r.pos LIMIT 10"
+}
 k1_centres_load() {
   limit_centres_load k1_centres world_geoidx \
     "SELECT g, ST_Point(-180 + 360 * random(), degrees(asin(2 * random() - 1)), 4326) FROM generate_series(1, 32) g" \

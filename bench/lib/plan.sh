@@ -8,7 +8,7 @@
 # (tools/redis_geo_bench.c). The table shows geoidx/variant for every
 # variant; lib/report.sh picks the ones each target is about.
 declare -A WL_DATASET=(
-  [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2_limit]=seed2 [k1_limit]=world [r2]=seed2
+  [t]=none [r1_ids]=seed1 [r1_count]=seed1 [r1_limit]=seed1 [r2_limit]=seed2 [k1_limit]=world [kf_limit]=worldcat [r2]=seed2
   [k1_world_10]=world [k1_world_100]=world [k1_cities_10]=cities [k1_cities_100]=cities
   [kf]=worldcat [pg]=world
   [g1_covers]=zones [g2_dwithin]=zones [g3_knn]=zones [g4_coveredby]=zonepts [g5_large]=bigzones
@@ -18,7 +18,8 @@ declare -A WL_DATASET=(
 declare -A WL_TITLE=(
   [t]="T SELECT 1" [r1_ids]="R1 200 km ids" [r1_count]="R1 200 km count(*)"
   [r1_limit]="limit R1 ids (32 centres)" [r2_limit]="limit R2 (32 centres)"
-  [k1_limit]="limit K1 world k=10 (32 centres)" [r2]="R2 5 km nearest 100"
+  [k1_limit]="limit K1 world k=10 (32 centres)" [kf_limit]="limit KF 1% k=10 (32 centres)"
+  [r2]="R2 5 km nearest 100"
   [k1_world_10]="K1 world k=10" [k1_world_100]="K1 world k=100"
   [k1_cities_10]="K1 cities k=10" [k1_cities_100]="K1 cities k=100"
   [kf]="KF 1% category k=10" [pg]="PG page 100 of 10 rows"
@@ -33,8 +34,9 @@ declare -A WL_FULL=(
   [r1_ids]="noindex gist_geog gist_geom spgist geoidx geoidx_pg geoidx_cl redis"
   [r1_count]="noindex gist_geog gist_geom spgist geoidx geoidx_cl"
   [r1_limit]="tid pk gist_geog geoidx"
-  [r2_limit]="tid geoidx"
+  [r2_limit]="tid geoidx gist_geog"
   [k1_limit]="tid geoidx"
+  [kf_limit]="tid geoidx gist_geog"
   [r2]="gist_geog gist_geom spgist geoidx geoidx_pg geoidx_cl"
   [k1_world_10]="gist_geog gist_geom geoidx geoidx_pg geoidx_sph redis"
   [k1_world_100]="gist_geog gist_geom geoidx redis"
@@ -57,8 +59,9 @@ declare -A WL_SHORT=(
   [r1_ids]="gist_geog gist_geom geoidx geoidx_pg geoidx_cl redis"
   [r1_count]="gist_geog geoidx"
   [r1_limit]="tid geoidx"
-  [r2_limit]="tid geoidx"
+  [r2_limit]="tid geoidx gist_geog"
   [k1_limit]="tid geoidx"
+  [kf_limit]="tid geoidx gist_geog"
   [r2]="gist_geog gist_geom geoidx geoidx_pg geoidx_cl"
   [k1_world_10]="gist_geog gist_geom geoidx geoidx_pg geoidx_sph redis"
   [k1_cities_10]="gist_geog geoidx geoidx_pg geoidx_sph"
@@ -73,7 +76,7 @@ declare -A WL_SHORT=(
   [p_radius]="geoidx geoidx_p16 geoidx_p64"
   [v_z6]="gist_geom geoidx" [v_z10]="gist_geom geoidx" [v_z14]="gist_geom geoidx"
 )
-WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
+WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit kf_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
   g1_covers g2_dwithin g3_knn g4_coveredby g5_large p_knn p_radius v_z6 v_z10 v_z14)
 # Workloads whose per-transaction latencies are logged (pgbench -l) and
 # reported as p50/p95/p99 (latency.csv): G1, as the geofencing issue asks.
@@ -123,7 +126,7 @@ ds_selected() {
 # --workloads names (the issue's) -> workload ids.
 workload_group_members() {
   case ${1,,} in
-    t) echo "t r1_limit r2_limit k1_limit" ;;
+    t) echo "t r1_limit r2_limit k1_limit kf_limit" ;;
     r1) echo "r1_ids r1_count" ;;
     r2) echo "r2" ;;
     k1) echo "k1_world_10 k1_cities_10 k1_world_100 k1_cities_100" ;;
