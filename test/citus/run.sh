@@ -17,7 +17,8 @@
 #   test/citus/run.sh --bench    then time k = 10 nearest (pgbench, 2 clients,
 #                                prepared, 5 s each, twice): the local table,
 #                                the table distributed by tenant (every shard),
-#                                by cell through the cells, one known shard,
+#                                by cell through the cells, the centre's cell
+#                                alone (one shard: its cost, not an exact k-NN),
 #                                and Citus's own floor (one row by its
 #                                distribution column); prints each / local
 #
