@@ -236,7 +236,11 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	}
 	so->started = false;
 	so->pages_visited = 0;
-	so->page_limit = 2 * (uint64) RelationGetNumberOfBlocks(scan->indexRelation) + 1000;
+	/*
+	 * The loop guard's limit needs the index's size, an lseek: count_page asks
+	 * for it only once a scan has read 1,000 pages, not on every rescan.
+	 */
+	so->page_limit = 1000;
 
 	MemoryContextSwitchTo(old);
 }
