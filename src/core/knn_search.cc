@@ -176,21 +176,6 @@ knn_box_bound(const KnnSearch *s, const Box3 &box)
 	return metres_lower_bound(chord2_to_angle(min_chord2(box, s->q)), s->use_spheroid);
 }
 
-/* Put a child page on the frontier, keyed by its box. */
-void
-knn_push_page(KnnSearch *s, const Box3 &box, uint32_t blk, int16_t level, uint64_t parent_lsn)
-{
-	SearchItem c{};
-	/* a page of NULL and EMPTY rows only has an empty box: visited after every point */
-	c.dist = knn_box_bound(s, box);
-	c.kind = ItemKind::page;
-	c.row_kind = kRowPoint;
-	c.level = level;
-	c.blk = blk;
-	c.parent_lsn = parent_lsn;
-	heap_push(&s->heap, c);
-}
-
 /*
  * The children of one internal page not yet on the frontier. A child is kept
  * by its raw key: the squared chord to its box (whose metre bound grows with
@@ -216,6 +201,7 @@ namespace
 double
 raw_box_key(const KnnSearch *s, const Box3 &box)
 {
+	/* a page of NULL and EMPTY rows only has an empty box: visited after every point */
 	if (box_is_empty(box))
 		return kInf;
 	return s->planar ? planar_box_bound(s->target, box) : min_chord2(box, s->q);

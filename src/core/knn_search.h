@@ -119,7 +119,7 @@ struct KnnSearch;
 
 /*
  * The glue's side. visit_page reads the page of item (a page item just popped)
- * and hands its contents back with knn_push_page / knn_push_right /
+ * and hands its contents back with knn_begin_children / knn_push_right /
  * knn_add_chunk / knn_push_last; it may raise an error (longjmp) at any time.
  */
 struct KnnCallbacks
@@ -158,13 +158,10 @@ void knn_push_root(KnnSearch *s, uint32_t blk);
 /* The bound of everything below box; an empty box (NULL and EMPTY rows only) is +Infinity. */
 double knn_box_bound(const KnnSearch *s, const Box3 &box);
 
-/* Put a child page on the frontier, keyed by its box in the parent. */
-void knn_push_page(KnnSearch *s, const Box3 &box, uint32_t blk, int16_t level, uint64_t parent_lsn);
-
 /*
  * Hand over the children of an internal page (at most max_children, each on
  * the given level, read at parent_lsn): begin, one add per child, end. The
- * frontier receives them lazily, each at the bound knn_push_page would give it.
+ * frontier receives them lazily, each keyed by the bound of its box.
  */
 ChildPages *knn_begin_children(KnnSearch *s, int max_children, int16_t level, uint64_t parent_lsn);
 void knn_add_child(KnnSearch *s, ChildPages *c, const Box3 &box, uint32_t blk);

@@ -163,22 +163,13 @@ visit(void *ctx, KnnSearch *s, const SearchItem &item)
 		return;
 	if (p.level > 0)
 	{
-		/* every other internal page hands its children over one by one, as 0.1's glue did */
-		bool lazy = item.blk % 2 == 0;
 		ChildPages *children =
-			lazy ? knn_begin_children(s, (int) p.items.size(), (int16_t) (p.level - 1), 0)
-				 : nullptr;
+			knn_begin_children(s, (int) p.items.size(), (int16_t) (p.level - 1), 0);
 		for (int c : p.items)
 			if (pv == Verdict::inside ||
 				spatial_classify(s->keys, t->pages[c].box) != Verdict::outside)
-			{
-				if (lazy)
-					knn_add_child(s, children, t->pages[c].box, (uint32_t) c);
-				else
-					knn_push_page(s, t->pages[c].box, (uint32_t) c, (int16_t) (p.level - 1), 0);
-			}
-		if (lazy)
-			knn_end_children(s, children);
+				knn_add_child(s, children, t->pages[c].box, (uint32_t) c);
+		knn_end_children(s, children);
 		return;
 	}
 	for (size_t first = 0; first < p.items.size(); first += kSearchChunk)
