@@ -218,6 +218,15 @@ SELECT array_agg(id ORDER BY id) AS geoidx, (SELECT array_agg(id ORDER BY id) FR
 FROM gz WHERE geoidx_dwithin(shape, 'SRID=4326;POINT(180 84.3)', 20000);
 DROP TABLE gz;
 
+-- an EMPTY shape has no distance: every distance region of <@ is NULL for it, as
+-- <~> and PostGIS's ST_Distance are; it is in no disc and outside every one
+SELECT e AS shape, op, e::geometry <@ geoidx_circle_distance('SRID=4326;POINT(1 1)'::geometry, op, 5::float8) AS region,
+	(ST_Distance(e::geography, 'SRID=4326;POINT(1 1)'::geography) > 5) AS postgis_gt,
+	e::geometry <@ geoidx_circle('SRID=4326;POINT(1 1)'::geometry, 5::float8) AS within,
+	e::geometry <@ geoidx_circle_outside('SRID=4326;POINT(1 1)'::geometry, 5::float8, true, true) AS outside
+FROM unnest(ARRAY['SRID=4326;POLYGON EMPTY', 'SRID=4326;MULTIPOLYGON EMPTY', 'SRID=4326;LINESTRING EMPTY']) e,
+	unnest(ARRAY['>', '>=', '<', '<=']) op;
+
 -- errors: what the geography cast refuses, geoidx refuses (the index unchanged)
 INSERT INTO zones VALUES (30001, 'SRID=4326;CIRCULARSTRING(0 0, 1 1, 2 0)');
 INSERT INTO zones VALUES (30002, 'SRID=3857;POLYGON((0 0, 1 0, 1 1, 0 0))');

@@ -57,7 +57,20 @@ prepared_pair(Datum poly, const char *what_poly, Datum pt, const char *what_pt, 
 		return NULL;
 	if (!geoidx_read_point(pt, what_pt, p, ll))
 		return NULL;
-	return geoidx_cover_shape(poly, what_poly);
+	const geoidx::CoverShape *shape = geoidx_cover_shape(poly, what_poly);
+	/*
+	 * An EMPTY polygon covers nothing and has no distance (NULL): its prepared
+	 * form, no ring at all, would put every point outside at an endless one.
+	 */
+	bool empty = shape != NULL;
+	for (uint32 i = 0; empty && i < shape->npolygons; i++)
+		empty = shape->polygons[i].nrings == 0;
+	if (empty)
+	{
+		geoidx_cover_shape_done();
+		return NULL;
+	}
+	return shape;
 }
 
 } // namespace
