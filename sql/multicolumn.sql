@@ -42,6 +42,16 @@ EXPLAIN (COSTS OFF)
 SELECT id FROM shops WHERE NOT open ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS)
 SELECT id FROM shops WHERE cat = ANY ('{}') ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+-- and the planner knows it at ordinary settings: such a list costs no page (a
+-- sequential scan and a Sort were chosen before, for an index walk it thought whole)
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+EXPLAIN (COSTS OFF)
+SELECT id FROM shops WHERE cat = ANY ('{}') ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+EXPLAIN (COSTS OFF)
+SELECT id FROM shops WHERE name = ANY (ARRAY[NULL, NULL]::text[]) ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
 
 -- k-NN over the rows that match, at 50 %, 1 % and 0.01 %, and combinations:
 -- the distances equal ST_Distance(geography) ordered over the filtered rows

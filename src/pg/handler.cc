@@ -7,7 +7,9 @@ extern "C"
 {
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
+#include "utils/array.h"
 #include "utils/float.h"
+#include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/spccache.h"
 
@@ -116,11 +118,66 @@ geoidx_index_is_geography(Relation index)
  * cost (a trigonometric bound, sometimes a geodesic), an ORDER BY scan descends as many levels
  * as the tree has before the first tuple, and an unordered one reads the heap in heap order.
  */
+namespace
+{
+
+/*
+ * Whether a condition of the path is known to match no row: a strict
+ * operator with a NULL constant, or col <@ an array constant with no element
+ * that is not NULL. The scan sees the same and returns at once without
+ * reading a page (scan.cc), while the row estimate, clamped to one row,
+ * would charge an ordered scan for the whole index.
+ */
+bool
+matches_nothing(const IndexPath *path)
+{
+	const GeoidxCatalog &o = geoidx_catalog();
+	ListCell *lc, *lq;
+	foreach (lc, path->indexclauses)
+	{
+		IndexClause *ic = (IndexClause *) lfirst(lc);
+		foreach (lq, ic->indexquals)
+		{
+			Expr *clause = ((RestrictInfo *) lfirst(lq))->clause;
+			if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
+				continue;
+			OpExpr *op = (OpExpr *) clause;
+			Node *arg = (Node *) lsecond(op->args);
+			if (!IsA(arg, Const))
+				continue;
+			Const *c = (Const *) arg;
+			if (c->constisnull && op_strict(op->opno))
+				return true;
+			if (c->constisnull || ic->indexcol == 0 || !OidIsValid(o.in_op) || op->opno != o.in_op)
+				continue;
+			ArrayType *arr = DatumGetArrayTypeP(c->constvalue);
+			int n = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+			const bits8 *nulls = ARR_NULLBITMAP(arr);
+			bool any_value = false;
+			for (int i = 0; i < n && !any_value; i++)
+				any_value = nulls == NULL || (nulls[i / 8] & (1 << (i % 8))) != 0;
+			if (!any_value)
+				return true;
+		}
+	}
+	return false;
+}
+
+} // namespace
+
 void
 geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *indexStartupCost,
 					Cost *indexTotalCost, Selectivity *indexSelectivity, double *indexCorrelation,
 					double *indexPages)
 {
+	if (matches_nothing(path))
+	{
+		*indexStartupCost = *indexTotalCost = 0.0;
+		*indexSelectivity = 0.0;
+		*indexCorrelation = 1.0;
+		*indexPages = 0.0;
+		return;
+	}
 	GenericCosts costs;
 	MemSet(&costs, 0, sizeof(costs));
 	IndexOptInfo *index = path->indexinfo;
