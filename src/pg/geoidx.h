@@ -718,6 +718,7 @@ enum class GeoidxPred
 
 extern GeoidxPred geoidx_which_pred(Oid fn, int *g);
 extern List *geoidx_region_index_conditions(SupportRequestIndexCondition *req);
+extern List *geoidx_dwithin_index_conditions(SupportRequestIndexCondition *req);
 
 /* selectivity.cc: the estimates of the support functions (and of <@, col <@ array) */
 extern double geoidx_dwithin_selectivity(SupportRequestSelectivity *req);

@@ -18,6 +18,9 @@
  *   NOT geoidx_dwithin(a, b, r, s)  ->  geoidx_outside(a, b, r, s)
  *   col = ANY(array), col IN (...)  ->  col <@ array      (see rewrite_in)
  *   flag, NOT flag                  ->  flag = true, flag = false (a bool column)
+ *   geoidx_dwithin(col, c, r, s)    ->  col <@ geoidx_circle(c, r, s), and the index
+ *                                       conditions of the calls above likewise, where the
+ *                                       index decides them exactly (rewrite_to_index_condition)
  *
  * and, where geoidx.rewrite_postgis is on (the default), PostGIS's planar
  * predicates on a column that leads a geoidx index, with the other argument
@@ -69,6 +72,7 @@ extern "C"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
 #include "optimizer/tlist.h"
@@ -567,15 +571,140 @@ planar_operator(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *
 	return NULL;
 }
 
-/* Rewrite one AND-ed condition. */
+/* Whether n has no Var of this query level and nothing volatile: a constant or parameter. */
+bool
+free_of_tables(PlannerInfo *root, Node *n)
+{
+	return bms_is_empty(pull_varnos(root, n)) && !contain_volatile_functions(n);
+}
+
+/* The operator family of a geoidx index of the table whose first key column is attno, or 0. */
+Oid
+leading_geoidx_family(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
+{
+	Oid family = InvalidOid;
+	each_index(relid,
+			   [&](Oid am, HeapTuple itup)
+			   {
+				   Form_pg_index form = (Form_pg_index) GETSTRUCT(itup);
+				   if (OidIsValid(family) || am != o.geoidx_am || form->indnkeyatts == 0 ||
+					   form->indkey.values[0] != attno)
+					   return;
+				   bool isnull;
+				   Datum classes =
+					   SysCacheGetAttr(INDEXRELID, itup, Anum_pg_index_indclass, &isnull);
+				   if (!isnull)
+					   family =
+						   get_opclass_family(((oidvector *) DatumGetPointer(classes))->values[0]);
+			   });
+	return family;
+}
+
+/*
+ * geoidx_dwithin, geoidx_beyond, geoidx_nearer (pos <~> c > x, ...) and
+ * geoidx_outside (NOT geoidx_dwithin), not geoidx_ring, on a column of this
+ * table that leads a geoidx index, with every other argument a constant or a
+ * parameter and the centre a point in every row: the index conditions their
+ * support functions would give that index (support.cc, support_regions.cc),
+ * when those decide the call exactly, replace the call in the query itself;
+ * returns the first, appends any others to *more. PostgreSQL
+ * keeps a support function's original clause as a per-row Filter on a bitmap
+ * heap scan, since it is not the index condition; the index's own operator
+ * becomes the Recheck Cond, evaluated only on lossy pages (and the index's
+ * bitmap is exact). The operator decides every row as the call does, NULL
+ * and EMPTY included as far as a condition of a top-level AND can tell (an
+ * EMPTY centre's disc is NULL where the call is false). A centre that holds
+ * a column of another table (a join) keeps the call, and with it the choice
+ * of which side's index serves it.
+ */
+Node *
+rewrite_to_index_condition(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *rel,
+						   Oid relid, List **more)
+{
+	if (rel == NULL || !IsA(n, FuncExpr))
+		return NULL;
+	FuncExpr *f = (FuncExpr *) n;
+	bool dwithin = false;
+	for (int t = 0; t < 2; t++)
+		dwithin |= OidIsValid(o.dwithin_fn[t]) && f->funcid == o.dwithin_fn[t];
+	int g;
+	GeoidxPred pred = dwithin ? GeoidxPred::none : geoidx_which_pred(f->funcid, &g);
+	/* a ring's two conditions would be estimated apart, and a ring's share is no product */
+	if (!dwithin && (pred == GeoidxPred::none || pred == GeoidxPred::ring))
+		return NULL;
+	if (list_length(f->args) < 3)
+		return NULL;
+	for (int i = 0; i < 2; i++)
+	{
+		Node *col = (Node *) list_nth(f->args, i);
+		if (!IsA(col, Var))
+			continue;
+		Var *v = (Var *) col;
+		if ((Index) v->varno != rel->relid || v->varlevelsup != 0 || v->varattno <= 0)
+			continue;
+		bool rest_known = true;
+		for (int k = 0; k < list_length(f->args); k++)
+			rest_known &= k == i || free_of_tables(root, (Node *) list_nth(f->args, k));
+		Node *other = (Node *) list_nth(f->args, 1 - i);
+		if (!rest_known || exprType(other) != v->vartype ||
+			!geoidx_is_point_for_every_row(other, o))
+			continue;
+		Oid family = leading_geoidx_family(o, relid, v->varattno);
+		if (!OidIsValid(family))
+			continue;
+		/* the index the conditions are for: only its table matters to them */
+		IndexOptInfo *scope = makeNode(IndexOptInfo);
+		scope->rel = rel;
+		SupportRequestIndexCondition req;
+		MemSet(&req, 0, sizeof(req));
+		req.type = T_SupportRequestIndexCondition;
+		req.root = root;
+		req.funcid = f->funcid;
+		req.node = n;
+		req.indexarg = i;
+		req.index = scope;
+		req.indexcol = 0;
+		req.opfamily = family;
+		req.indexcollation = InvalidOid;
+		req.lossy = true;
+		List *conds =
+			dwithin ? geoidx_dwithin_index_conditions(&req) : geoidx_region_index_conditions(&req);
+		if (conds == NIL || req.lossy)
+			continue;
+		/*
+		 * A literal centre that is no valid point raises its error now, naming
+		 * the call's argument, as the call's estimate did when the call stayed
+		 * (the circle's constructor would name its own centre).
+		 */
+		if (IsA(other, Const) && !((Const *) other)->constisnull)
+		{
+			GeoidxPoint centre;
+			geoidx::LonLat ll;
+			geoidx_read_point(((Const *) other)->constvalue,
+							  psprintf("argument %d of %s", 2 - i, get_func_name(f->funcid)),
+							  &centre, &ll);
+		}
+		*more = list_concat(*more, list_copy_tail(conds, 1));
+		return (Node *) linitial(conds);
+	}
+	return NULL;
+}
+
+/* Rewrite one AND-ed condition; conditions it becomes besides the one returned go to *more. */
 Node *
 rewrite_qual(const GeoidxCatalog &o, PlannerInfo *root, Node *qual, RelOptInfo *rel, Oid relid,
-			 bool *changed)
+			 bool *changed, List **more)
 {
 	qual = geoidx_rewrite_geography_forms(o, root, qual, rel, relid, changed);
 	Node *op = planar_operator(o, root, qual, rel, relid);
 	if (op == NULL)
-		return rewrite_condition(o, qual, rel, relid, changed);
+	{
+		/* NOT geoidx_dwithin becomes geoidx_outside first, <~> > x geoidx_beyond */
+		qual = rewrite_condition(o, qual, rel, relid, changed);
+		op = rewrite_to_index_condition(o, root, qual, rel, relid, more);
+		if (op == NULL)
+			return qual;
+	}
 	*changed = true;
 	return op;
 }
@@ -593,7 +722,7 @@ rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo
 		ListCell *lc;
 		foreach (lc, (List *) quals)
 		{
-			lfirst(lc) = rewrite_qual(o, root, (Node *) lfirst(lc), rel, relid, changed);
+			lfirst(lc) = rewrite_qual(o, root, (Node *) lfirst(lc), rel, relid, changed, &added);
 			Node *disc =
 				geoidx_sphere_distance_candidates(o, root, (Node *) lfirst(lc), rel, relid);
 			if (disc != NULL && !list_member((List *) quals, disc))
@@ -609,7 +738,9 @@ rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo
 		b->args = (List *) rewrite_quals(o, root, (Node *) b->args, rel, relid, changed);
 		return quals;
 	}
-	return rewrite_qual(o, root, quals, rel, relid, changed);
+	List *more = NIL;
+	Node *q = rewrite_qual(o, root, quals, rel, relid, changed, &more);
+	return more == NIL ? q : (Node *) make_andclause(lcons(q, more));
 }
 
 /* Rewrite the conditions of every level of a join tree, in place. */

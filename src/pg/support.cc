@@ -257,6 +257,13 @@ answer_support(Node *rawreq, List *(*conditions)(SupportRequestIndexCondition *)
 
 } // namespace
 
+/* Build the index conditions of geoidx_dwithin for the index of a request (see the header). */
+List *
+geoidx_dwithin_index_conditions(SupportRequestIndexCondition *req)
+{
+	return index_condition(req);
+}
+
 /* Whether other is a point (or EMPTY, or NULL) in every row and for every parameter value. */
 bool
 geoidx_is_point_for_every_row(Node *other, const GeoidxCatalog &o)

@@ -498,6 +498,13 @@ sub radius_check
 		like($plan_i, qr/Index Scan using pts_idx on pts\s+Index Cond: [^\n]*pos <@ geoidx_circle(?![^\n]*\n\s+Filter)/,
 			"$what: radius '$ic' is a geoidx index scan with everything in Index Cond");
 		like($plan_b, qr/Bitmap Index Scan on pts_idx/, "$what: ... and a bitmap scan when index scans are off");
+		# the conditions are the index's own operators (rewrite.cc): a Recheck Cond for lossy
+		# pages only, no Filter that would call geoidx_dwithin on every row
+		my ($heap_scan) = $plan_b =~ /(Bitmap Heap Scan on pts\n.*?)->  Bitmap Index Scan/s;
+		like($heap_scan // '', qr/^\s*Recheck Cond: [^\n]*pos <@ geoidx_circle\(/m,
+			"$what: ... whose Bitmap Heap Scan rechecks the index's own condition (on lossy pages only) ...")
+		  or diag($plan_b);
+		unlike($heap_scan // 'no Bitmap Heap Scan: Filter:', qr/Filter:/, "$what: ... and has no Filter");
 		is("$bad_i|$bad_b", '0|0', "$what: radius '$ic': index and bitmap scans equal ST_DWithin(geography) ($n centres, $rows rows)");
 	}
 }
