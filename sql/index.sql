@@ -115,3 +115,16 @@ CREATE INDEX ON t USING geoidx (pos);
 INSERT INTO t SELECT ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 180 - 90), 4326) FROM generate_series(1, 3000);
 SELECT count(*) = (SELECT count(*) FROM t WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(0 0)'::geography, 3e6)) AS same
 FROM t WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(0 0)', 3e6);
+-- a partial index whose predicate is a geoidx call: the query that repeats it
+-- still proves it (the predicate gets the rewrites the query gets)
+CREATE TABLE depot (id int, pos geometry(Point, 4326));
+INSERT INTO depot SELECT i, ST_SetSRID(ST_MakePoint((i % 200) * 0.1, (i / 200) * 0.1), 4326) FROM generate_series(1, 40000) i;
+CREATE INDEX depot_pos ON depot USING geoidx (pos);
+CREATE INDEX depot_near ON depot (id) WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(10 10)', 100000) AND NOT geoidx_dwithin(pos, 'SRID=4326;POINT(10 10)', 1000);
+ANALYZE depot;
+EXPLAIN (COSTS OFF) SELECT id FROM depot WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(10 10)', 100000)
+	AND NOT geoidx_dwithin(pos, 'SRID=4326;POINT(10 10)', 1000) AND id BETWEEN 19000 AND 21500;
+SELECT array_agg(id ORDER BY id) = (SELECT array_agg(id ORDER BY id) FROM depot WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(10 10)'::geography, 100000)
+		AND NOT ST_DWithin(pos::geography, 'SRID=4326;POINT(10 10)'::geography, 1000) AND id BETWEEN 19000 AND 21500) AS same_as_postgis, count(*)
+FROM depot WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(10 10)', 100000) AND NOT geoidx_dwithin(pos, 'SRID=4326;POINT(10 10)', 1000) AND id BETWEEN 19000 AND 21500;
+DROP TABLE depot;

@@ -872,6 +872,22 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 		return;
 	bool changed = false;
 	rewrite_jointree(o, root, (Node *) root->parse->jointree, rel, relid, &changed);
+	/*
+	 * A partial index's predicate gets the same rewrites, so that a query that
+	 * repeats it still proves it (a row satisfies each rewritten condition
+	 * exactly when it satisfies the original).
+	 */
+	if (rel != NULL)
+	{
+		ListCell *lc;
+		foreach (lc, rel->indexlist)
+		{
+			IndexOptInfo *ix = (IndexOptInfo *) lfirst(lc);
+			if (ix->indpred != NIL)
+				ix->indpred =
+					(List *) rewrite_quals(o, root, (Node *) ix->indpred, rel, relid, &changed);
+		}
+	}
 	geoidx_rewrite_geography_order(o, root, rel, relid);
 	rewrite_pruned_keys(o, root, rel);
 	no_lossy_index_only(o, root, rel);
