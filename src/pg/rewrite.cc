@@ -606,10 +606,9 @@ leading_geoidx_family(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
  * table that leads a geoidx index, with every other argument a constant or a
  * parameter and the centre a point in every row: the index conditions their
  * support functions would give that index (support.cc, support_regions.cc),
- * when those decide the call exactly, replace the call in the query itself;
- * returns the first, appends any others to *more. PostgreSQL
- * keeps a support function's original clause as a per-row Filter on a bitmap
- * heap scan, since it is not the index condition; the index's own operator
+ * when they decide the call exactly, replace the call in the query itself.
+ * PostgreSQL keeps a support function's original clause as a per-row Filter
+ * on a bitmap heap scan, since it is not the index condition; the index's own operator
  * becomes the Recheck Cond, evaluated only on lossy pages (and the index's
  * bitmap is exact). The operator decides every row as the call does, NULL
  * and EMPTY included as far as a condition of a top-level AND can tell (an
@@ -619,7 +618,7 @@ leading_geoidx_family(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
  */
 Node *
 rewrite_to_index_condition(const GeoidxCatalog &o, PlannerInfo *root, Node *n, RelOptInfo *rel,
-						   Oid relid, List **more)
+						   Oid relid)
 {
 	if (rel == NULL || !IsA(n, FuncExpr))
 		return NULL;
@@ -669,7 +668,7 @@ rewrite_to_index_condition(const GeoidxCatalog &o, PlannerInfo *root, Node *n, R
 		req.lossy = true;
 		List *conds =
 			dwithin ? geoidx_dwithin_index_conditions(&req) : geoidx_region_index_conditions(&req);
-		if (conds == NIL || req.lossy)
+		if (list_length(conds) != 1 || req.lossy)
 			continue;
 		/*
 		 * A literal centre that is no valid point raises its error now, naming
@@ -684,16 +683,15 @@ rewrite_to_index_condition(const GeoidxCatalog &o, PlannerInfo *root, Node *n, R
 							  psprintf("argument %d of %s", 2 - i, get_func_name(f->funcid)),
 							  &centre, &ll);
 		}
-		*more = list_concat(*more, list_copy_tail(conds, 1));
 		return (Node *) linitial(conds);
 	}
 	return NULL;
 }
 
-/* Rewrite one AND-ed condition; conditions it becomes besides the one returned go to *more. */
+/* Rewrite one AND-ed condition. */
 Node *
 rewrite_qual(const GeoidxCatalog &o, PlannerInfo *root, Node *qual, RelOptInfo *rel, Oid relid,
-			 bool *changed, List **more)
+			 bool *changed)
 {
 	qual = geoidx_rewrite_geography_forms(o, root, qual, rel, relid, changed);
 	Node *op = planar_operator(o, root, qual, rel, relid);
@@ -701,7 +699,7 @@ rewrite_qual(const GeoidxCatalog &o, PlannerInfo *root, Node *qual, RelOptInfo *
 	{
 		/* NOT geoidx_dwithin becomes geoidx_outside first, <~> > x geoidx_beyond */
 		qual = rewrite_condition(o, qual, rel, relid, changed);
-		op = rewrite_to_index_condition(o, root, qual, rel, relid, more);
+		op = rewrite_to_index_condition(o, root, qual, rel, relid);
 		if (op == NULL)
 			return qual;
 	}
@@ -722,7 +720,7 @@ rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo
 		ListCell *lc;
 		foreach (lc, (List *) quals)
 		{
-			lfirst(lc) = rewrite_qual(o, root, (Node *) lfirst(lc), rel, relid, changed, &added);
+			lfirst(lc) = rewrite_qual(o, root, (Node *) lfirst(lc), rel, relid, changed);
 			Node *disc =
 				geoidx_sphere_distance_candidates(o, root, (Node *) lfirst(lc), rel, relid);
 			if (disc != NULL && !list_member((List *) quals, disc))
@@ -738,9 +736,7 @@ rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo
 		b->args = (List *) rewrite_quals(o, root, (Node *) b->args, rel, relid, changed);
 		return quals;
 	}
-	List *more = NIL;
-	Node *q = rewrite_qual(o, root, quals, rel, relid, changed, &more);
-	return more == NIL ? q : (Node *) make_andclause(lcons(q, more));
+	return rewrite_qual(o, root, quals, rel, relid, changed);
 }
 
 /* Rewrite the conditions of every level of a join tree, in place. */
