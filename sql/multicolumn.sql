@@ -71,7 +71,8 @@ SELECT cond, k, knn_same(cond, k) AS same FROM (VALUES
 	('u = ''' || md5('17')::uuid || '''', 1), ('u IN (''' || md5('17')::uuid || ''', ''' || md5('1700')::uuid || ''')', 5),
 	('cat = 1 AND geoidx_dwithin(pos, ''SRID=4326;POINT(2 45)'', 1e6)', 10),
 	('cat = 3 AND pos <~> ''SRID=4326;POINT(2 45)'' > 1e6', 10),
-	('cat = 1 AND name = ''shop 1'' AND open', 10), ('cat = 99', 10), ('cat IS NULL', 10)
+	('cat = 1 AND name = ''shop 1'' AND open', 10), ('cat = 99', 10), ('cat IS NULL', 10),
+	('u IS NOT NULL AND cat = 2', 5), ('big IS NULL', 10), ('pos IS NOT NULL AND cat = 1', 10)
 ) q(cond, k);
 -- the same through a bitmap scan and a plain index scan without ORDER BY
 CREATE FUNCTION rows_same(cond text) RETURNS boolean LANGUAGE plpgsql AS $$
@@ -81,14 +82,24 @@ BEGIN
 	EXECUTE format('SELECT array_agg(id ORDER BY id) FROM ref WHERE %s', cond) INTO b;
 	RETURN a IS NOT DISTINCT FROM b;
 END $$;
+CREATE TABLE null_conds (cond text);
+INSERT INTO null_conds VALUES ('cat IS NULL'), ('pos IS NULL'), ('pos IS NOT NULL AND big IS NULL'),
+	('u IS NULL AND name IS NOT NULL AND cat = 1'), ('pos IS NULL AND pos IS NOT NULL'), ('open IS NULL AND pos IS NOT NULL');
 SELECT cond, rows_same(cond) AS index_scan FROM (VALUES ('cat = 2'), ('cat IN (1, 2) AND open'),
-	('cat = 1 AND geoidx_dwithin(pos, ''SRID=4326;POINT(2 45)'', 1e6)'), ('name = ''shop 1'' AND big < 3000000000')) q(cond);
+	('cat = 1 AND geoidx_dwithin(pos, ''SRID=4326;POINT(2 45)'', 1e6)'), ('name = ''shop 1'' AND big < 3000000000')
+	UNION ALL SELECT cond FROM null_conds) q(cond);
 SET enable_indexscan = off;
 SET enable_bitmapscan = on;
 SELECT cond, rows_same(cond) AS bitmap_scan FROM (VALUES ('cat = 2'), ('cat IN (1, 2) AND open'),
-	('cat = 1 AND geoidx_dwithin(pos, ''SRID=4326;POINT(2 45)'', 1e6)'), ('name = ''shop 1'' AND big < 3000000000')) q(cond);
+	('cat = 1 AND geoidx_dwithin(pos, ''SRID=4326;POINT(2 45)'', 1e6)'), ('name = ''shop 1'' AND big < 3000000000')
+	UNION ALL SELECT cond FROM null_conds) q(cond);
 SET enable_indexscan = on;
 SET enable_bitmapscan = off;
+-- IS NULL and IS NOT NULL are index conditions, on the point and on the other columns
+EXPLAIN (COSTS OFF)
+SELECT id FROM shops WHERE cat IS NULL AND u IS NOT NULL ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 10;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM shops WHERE pos IS NULL;
+DROP TABLE null_conds;
 -- without a condition on the point the index still returns rows with a NULL or EMPTY point
 EXPLAIN (COSTS OFF) SELECT id FROM shops WHERE cat = 1;
 SELECT rows_same('cat = 1') AS every_row, rows_same('cat = 1 AND (pos IS NULL OR ST_IsEmpty(pos))') AS null_and_empty,

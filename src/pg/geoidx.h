@@ -330,7 +330,12 @@ typedef struct GeoidxScalarKey
 	struct GeoidxInList *inlist; /* col <@ array, else NULL */
 	int8 fast; /* a comparison of integers or booleans done inline (scan_filter.cc), or 0 */
 	int64 fast_arg;
+	int8 null_test; /* col IS NULL / IS NOT NULL (GEOIDX_IS_NULL, ...), else 0 */
 } GeoidxScalarKey;
+
+/* What a key of IS NULL or IS NOT NULL asks of a column (0: no such key). */
+#define GEOIDX_IS_NULL 1
+#define GEOIDX_IS_NOT_NULL 2
 
 /* Where the page visitor sends what it finds. */
 typedef enum GeoidxScanSink
@@ -357,6 +362,7 @@ typedef struct GeoidxScanOpaqueData
 	MemoryContext batch_cxt; /* payload copies of one batch's hits (unordered scans) */
 	MemoryContext tuple_cxt; /* the index tuple of an index-only scan, one at a time */
 	bool no_match;           /* a key no row satisfies (NULL argument, empty IN list) */
+	int8 point_null_test;    /* pos IS NULL / IS NOT NULL on the point column, else 0 */
 
 	/* the spatial keys: all must hold */
 	int nregions;
@@ -478,6 +484,7 @@ extern void geoidx_scan_memory_end(GeoidxScanOpaque so);
 extern void *geoidx_scan_array(GeoidxScanOpaque so, GeoidxScanArray which, Size bytes);
 
 /* scan_filter.cc: the keys on the columns after the point */
+extern void geoidx_null_key_init(GeoidxScalarKey *sk, ScanKey key);
 extern void geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc payload_desc,
 								   MemoryContext cxt);
 extern bool geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload);

@@ -266,7 +266,7 @@ geoidx_handler(PG_FUNCTION_ARGS)
 	am->amcanmulticol = true;
 	am->amoptionalkey = true;
 	am->amsearcharray = false;
-	am->amsearchnulls = false;
+	am->amsearchnulls = true;
 	am->amstorage = false;
 	am->amclusterable = true;
 	am->ampredlocks = false;

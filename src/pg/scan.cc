@@ -15,6 +15,7 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 {
 	int nkeys = Max(1, scan->numberOfKeys);
 	so->no_match = false;
+	so->point_null_test = 0;
 	so->nregions = 0;
 	so->shapes_exact = true;
 	so->regions = (geoidx::RegionTest *) palloc(sizeof(geoidx::RegionTest) * nkeys);
@@ -26,6 +27,20 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 	for (int i = 0; i < scan->numberOfKeys; i++)
 	{
 		ScanKey key = &scan->keyData[i];
+		if (key->sk_flags & (SK_SEARCHNULL | SK_SEARCHNOTNULL))
+		{
+			if (key->sk_attno > 1)
+			{
+				geoidx_null_key_init(&so->scalar[so->nscalar++], key);
+				continue;
+			}
+			int8 want = (key->sk_flags & SK_SEARCHNULL) ? GEOIDX_IS_NULL : GEOIDX_IS_NOT_NULL;
+			/* pos IS NULL AND pos IS NOT NULL */
+			if (so->point_null_test != 0 && so->point_null_test != want)
+				so->no_match = true;
+			so->point_null_test = want;
+			continue;
+		}
 		if (key->sk_flags & SK_ISNULL)
 		{
 			so->no_match = true;

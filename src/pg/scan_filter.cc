@@ -97,6 +97,18 @@ geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc payload_desc,
 			: NULL;
 	sk->fast = sk->inlist ? 0 : fast_kind(key, payload_desc);
 	sk->fast_arg = sk->fast ? fast_value(sk->fast, key->sk_argument) : 0;
+	sk->null_test = 0;
+}
+
+/* Make the key of col IS NULL (or IS NOT NULL) on a column after the point. */
+void
+geoidx_null_key_init(GeoidxScalarKey *sk, ScanKey key)
+{
+	sk->key = key;
+	sk->inlist = NULL;
+	sk->fast = 0;
+	sk->fast_arg = 0;
+	sk->null_test = (key->sk_flags & SK_SEARCHNULL) ? GEOIDX_IS_NULL : GEOIDX_IS_NOT_NULL;
 }
 
 /* Test every condition on the columns after the point on an entry's payload (none fails NULL). */
@@ -105,13 +117,20 @@ geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload)
 {
 	if (so->nscalar == 0)
 		return true;
-	if (payload == NULL)
-		return false;
 	for (int k = 0; k < so->nscalar; k++)
 	{
 		const GeoidxScalarKey *sk = &so->scalar[k];
-		bool isnull;
-		Datum v = index_getattr(payload, sk->key->sk_attno - 1, so->payload_desc, &isnull);
+		bool isnull = true;
+		/* no payload: every column after the point is NULL */
+		Datum v = payload == NULL
+					  ? (Datum) 0
+					  : index_getattr(payload, sk->key->sk_attno - 1, so->payload_desc, &isnull);
+		if (sk->null_test != 0)
+		{
+			if (isnull != (sk->null_test == GEOIDX_IS_NULL))
+				return false;
+			continue;
+		}
 		if (isnull)
 			return false;
 		if (sk->fast != 0)

@@ -222,6 +222,10 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 	chunk.in_region = (v == geoidx::Verdict::inside);
 	for (int i = first; i < end; i++)
 	{
+		/* pos IS NULL keeps the NULL rows only, pos IS NOT NULL all others (EMPTY too) */
+		if (so->point_null_test != 0 &&
+			(GeoidxEntryKind(&e[i]) == GEOIDX_KIND_NULL) != (so->point_null_test == GEOIDX_IS_NULL))
+			continue;
 		IndexTuple payload =
 			so->payload_desc ? geoidx_entry_payload(scan->indexRelation, blk, page, &e[i]) : NULL;
 		/* the test is in scan_filter.cc; most indexes have no such key and skip the call */
