@@ -112,12 +112,6 @@ geoidx_index_is_geography(Relation index)
 	return OidIsValid(geography) && index->rd_opcintype[0] == geography;
 }
 
-/*
- * Estimate the cost of an index scan: genericcostestimate charges the pages and tuples the
- * selectivity implies. On top of it, each index tuple costs a little more than the generic operator
- * cost (a trigonometric bound, sometimes a geodesic), an ORDER BY scan descends as many levels
- * as the tree has before the first tuple, and an unordered one reads the heap in heap order.
- */
 namespace
 {
 
@@ -165,6 +159,13 @@ matches_nothing(const IndexPath *path)
 
 } // namespace
 
+/*
+ * Estimate the cost of an index scan: genericcostestimate charges the pages and tuples the
+ * selectivity implies. On top of it, each index tuple costs a little more than the generic operator
+ * cost (a trigonometric bound, sometimes a geodesic), an ORDER BY scan descends as many levels
+ * as the tree has before the first tuple, and an unordered one reads the heap in heap order.
+ * A condition that matches nothing costs nothing: the scan reads no page.
+ */
 void
 geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *indexStartupCost,
 					Cost *indexTotalCost, Selectivity *indexSelectivity, double *indexCorrelation,
