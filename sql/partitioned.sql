@@ -110,3 +110,95 @@ EXPLAIN (COSTS OFF)
 SELECT id FROM fleet_dist WHERE tenant IN (7, 8) AND id IN (1, 2, 3) ORDER BY pos <~> 'SRID=4326;POINT(120 0)' LIMIT 5;
 RESET enable_seqscan;
 DROP TABLE vehicles, flat, fleet_list, fleet_hash, fleet_flat, fleet_dist;
+-- Partitions on geoidx_cell: the k nearest start only the partitions whose
+-- cells can hold a row before the k-th (GeoidxNearestAppend), with the Merge
+-- Append's rows in the Merge Append's order.
+SELECT setseed(0.25);
+CREATE TABLE cellpart (id int, pos geometry(Point, 4326)) PARTITION BY RANGE (geoidx_cell(pos, 3));
+CREATE TABLE cellpart_rest PARTITION OF cellpart DEFAULT;
+DO $$
+DECLARE
+	lo bigint := NULL;
+	hi bigint;
+BEGIN
+	FOR i IN 1..8 LOOP
+		hi := i * 48;  -- 384 cells at level 3: 8 stretches of 48
+		EXECUTE format('CREATE TABLE cellpart_%s PARTITION OF cellpart FOR VALUES FROM (%s) TO (%s)',
+					   i, coalesce(lo::text, 'MINVALUE'), CASE WHEN i = 8 THEN 'MAXVALUE' ELSE hi::text END);
+		lo := hi;
+	END LOOP;
+END $$;
+INSERT INTO cellpart
+SELECT i, ST_SetSRID(ST_MakePoint(-180 + 360 * random(), degrees(asin(2 * random() - 1))), 4326)
+FROM generate_series(1, 20000) i;
+-- NULL and EMPTY points have no cell: the default partition, which has no region and starts at once
+INSERT INTO cellpart VALUES (20001, NULL), (20002, 'SRID=4326;POINT EMPTY');
+CREATE INDEX ON cellpart USING geoidx (pos);
+CREATE TABLE cellflat AS SELECT * FROM cellpart;
+ANALYZE cellpart; ANALYZE cellflat;
+EXPLAIN (COSTS OFF)
+SELECT id FROM cellpart ORDER BY pos <~> 'SRID=4326;POINT(10 50)' LIMIT 10;
+-- 2 of the 9 children run: the default partition and the one with the centre's cells
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT id FROM cellpart ORDER BY pos <~> 'SRID=4326;POINT(10 50)' LIMIT 10;
+-- every k up to all rows (NULL distances last), 40 centres: PostGIS's distances, in order
+SELECT count(*) AS centres,
+	   count(*) FILTER (WHERE (SELECT array_agg(d) FROM (SELECT pos <~> c AS d FROM cellpart ORDER BY pos <~> c LIMIT k) s)
+		 IS NOT DISTINCT FROM (SELECT array_agg(d) FROM (SELECT ST_Distance(pos::geography, c::geography) AS d FROM cellflat
+								ORDER BY 1 LIMIT k) s)) AS same_distances
+FROM (SELECT ST_SetSRID(ST_MakePoint(-180 + 360 * random(), degrees(asin(2 * random() - 1))), 4326) AS c,
+			 (ARRAY[1, 10, 100, 3000, 20002])[1 + i % 5] AS k
+	  FROM generate_series(0, 39) i) cs;
+-- ties broken by id (a sort: PostgreSQL orders by an index only when it gives the whole ORDER BY)
+SELECT (SELECT array_agg(id) FROM (SELECT id FROM cellpart ORDER BY pos <~> 'SRID=4326;POINT(-60 -10)', id LIMIT 50) s)
+	 = (SELECT array_agg(id) FROM (SELECT id FROM cellflat ORDER BY ST_Distance(pos::geography, 'SRID=4326;POINT(-60 -10)'::geography), id LIMIT 50) s) AS same_ties;
+-- the nearest 3 of each of 5 centres (LATERAL: a rescan per centre, new bounds each time)
+SELECT count(*) AS rows, bool_and(a = b) AS same_lateral FROM (
+	SELECT c.i, array_agg(n.id ORDER BY n.d, n.id) AS a,
+		   (SELECT array_agg(id ORDER BY d, id) FROM (SELECT id, ST_Distance(pos::geography, c.c::geography) AS d FROM cellflat
+			ORDER BY 2, 1 LIMIT 3) f) AS b
+	FROM (SELECT i, ST_SetSRID(ST_MakePoint(-170 + 70 * i, 80 - 40 * i), 4326) AS c FROM generate_series(0, 4) i) c
+	CROSS JOIN LATERAL (SELECT id, pos <~> c.c AS d FROM cellpart ORDER BY pos <~> c.c LIMIT 3) n
+	GROUP BY c.i, c.c) x;
+-- a generic plan with the centre a parameter
+SET plan_cache_mode = force_generic_plan;
+PREPARE cell_knn(float8, float8) AS
+SELECT id FROM cellpart ORDER BY pos <~> ST_SetSRID(ST_MakePoint($1, $2), 4326) LIMIT 10;
+EXPLAIN (COSTS OFF) EXECUTE cell_knn(100, -20);
+CREATE TEMP TABLE cell_knn_rows AS EXECUTE cell_knn(100, -20);
+SELECT (SELECT array_agg(id ORDER BY id) FROM cell_knn_rows)
+	 = (SELECT array_agg(id ORDER BY id) FROM (SELECT id FROM cellflat
+		ORDER BY ST_Distance(pos::geography, 'SRID=4326;POINT(100 -20)'::geography) LIMIT 10) s) AS same_generic;
+RESET plan_cache_mode;
+DEALLOCATE cell_knn;
+-- a polygon centre: bounds less the reach of its box; a NULL or EMPTY centre: every child at once
+SELECT (SELECT array_agg(d) FROM (SELECT pos <~> 'SRID=4326;POLYGON((0 0, 30 0, 30 20, 0 0))' AS d FROM cellpart
+		ORDER BY 1 LIMIT 20) s)
+	 = (SELECT array_agg(d) FROM (SELECT ST_Distance(pos::geography, 'SRID=4326;POLYGON((0 0, 30 0, 30 20, 0 0))'::geography) AS d
+		FROM cellflat ORDER BY 1 LIMIT 20) s) AS same_polygon;
+SELECT count(*) AS empty_centre FROM (SELECT id FROM cellpart ORDER BY pos <~> 'SRID=4326;POINT EMPTY' LIMIT 5) s;
+SELECT count(*) AS null_centre FROM (SELECT id FROM cellpart ORDER BY pos <~> NULL::geometry LIMIT 5) s;
+-- a bad centre fails as the index scan fails
+SELECT id FROM cellpart ORDER BY pos <~> 'SRID=3857;POINT(0 0)' LIMIT 1;
+-- list partitions of cells, and a hash partitioning (no region: the Merge Append stays)
+CREATE TABLE celllist (id int, pos geometry(Point, 4326)) PARTITION BY LIST (geoidx_cell(pos, 1));
+CREATE TABLE celllist_a PARTITION OF celllist FOR VALUES IN (0, 1, 2, 3, 4, 5, 6, 7);
+CREATE TABLE celllist_b PARTITION OF celllist FOR VALUES IN (8, 9, 10, 11);
+CREATE TABLE celllist_c PARTITION OF celllist DEFAULT;
+INSERT INTO celllist SELECT * FROM cellflat WHERE pos IS NOT NULL AND NOT ST_IsEmpty(pos);
+CREATE INDEX ON celllist USING geoidx (pos);
+ANALYZE celllist;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT id FROM celllist ORDER BY pos <~> 'SRID=4326;POINT(10 5)' LIMIT 10;
+SELECT (SELECT array_agg(d) FROM (SELECT pos <~> 'SRID=4326;POINT(10 5)' AS d FROM celllist ORDER BY 1 LIMIT 500) s)
+	 = (SELECT array_agg(d) FROM (SELECT ST_Distance(pos::geography, 'SRID=4326;POINT(10 5)'::geography) AS d FROM cellflat
+		ORDER BY 1 LIMIT 500) s) AS same_list;
+CREATE TABLE cellhash (id int, pos geometry(Point, 4326)) PARTITION BY HASH (geoidx_cell(pos, 3));
+CREATE TABLE cellhash_0 PARTITION OF cellhash FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE cellhash_1 PARTITION OF cellhash FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+INSERT INTO cellhash SELECT * FROM celllist;
+CREATE INDEX ON cellhash USING geoidx (pos);
+ANALYZE cellhash;
+EXPLAIN (COSTS OFF)
+SELECT id FROM cellhash ORDER BY pos <~> 'SRID=4326;POINT(10 5)' LIMIT 10;
+DROP TABLE cellpart, cellflat, celllist, cellhash;

@@ -149,6 +149,8 @@ load_catalog(GeoidxCatalog *c)
 
 		const Oid box3[3] = {c->geometry_type, FLOAT8OID, BOOLOID};
 		c->box_fn = function_if(c->geometry_type, "geoidx_search_box", ours, 3, box3);
+		const Oid cell2[2] = {c->geometry_type, INT4OID};
+		c->cell_fn = function_if(c->geometry_type, "geoidx_cell", ours, 2, cell2);
 		const Oid expand2[2] = {c->geography_type, FLOAT8OID};
 		c->geog_expand_fn = function_if(c->geography_type, "_st_expand", postgis, 2, expand2);
 		if (OidIsValid(c->geography_type))

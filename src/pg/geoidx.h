@@ -568,6 +568,7 @@ typedef struct GeoidxCatalog
 	Oid coveredby_fn[2];  /* geoidx_coveredby(t, t) */
 	Oid intersects_fn[2]; /* geoidx_intersects(t, t) */
 	Oid box_fn;           /* geoidx_search_box(geometry, float8, boolean) */
+	Oid cell_fn;          /* geoidx_cell(geometry, int4) */
 	Oid geog_expand_fn;   /* PostGIS's _ST_Expand(geography, float8) */
 	Oid geography_input;
 	Oid geography_ioparam;
@@ -736,6 +737,9 @@ extern bool geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat
 
 /* rewrite.cc: the planner hook that rewrites conditions into indexable ones */
 extern void geoidx_install_rewrite_hook(void);
+
+/* nearest_append.cc: k-NN over partitions on geoidx_cell, nearest partitions first */
+extern void geoidx_install_nearest_append(void);
 extern uint64 geoidx_relation_info_calls;
 extern bool geoidx_rewrite_postgis;
 extern bool geoidx_leads_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno,

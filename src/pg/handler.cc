@@ -308,6 +308,7 @@ void
 _PG_init(void)
 {
 	geoidx_install_rewrite_hook();
+	geoidx_install_nearest_append();
 	geoidx_cover_cache_init();
 	geoidx_fault_init();
 	geoidx_entry_grid_init();

@@ -825,6 +825,10 @@ no_lossy_index_only(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel)
 {
 	if (rel == NULL || root->parse->sortClause == NIL)
 		return;
+	/* a partition's ORDER BY names the partitioned table it is scanned for */
+	Index relid = rel->relid;
+	while (root->append_rel_array != NULL && root->append_rel_array[relid] != NULL)
+		relid = root->append_rel_array[relid]->parent_relid;
 	bool lossy = false;
 	ListCell *lc;
 	foreach (lc, root->processed_tlist)
@@ -832,7 +836,7 @@ no_lossy_index_only(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel)
 		TargetEntry *te = (TargetEntry *) lfirst(lc);
 		if (te->ressortgroupref != 0 &&
 			get_sortgroupref_clause_noerr(te->ressortgroupref, root->parse->sortClause) != NULL)
-			lossy |= lossy_ordering(o, (Node *) te->expr, rel->relid);
+			lossy |= lossy_ordering(o, (Node *) te->expr, relid);
 	}
 	if (!lossy)
 		return;
