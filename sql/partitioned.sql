@@ -193,6 +193,25 @@ SELECT id FROM celllist ORDER BY pos <~> 'SRID=4326;POINT(10 5)' LIMIT 10;
 SELECT (SELECT array_agg(d) FROM (SELECT pos <~> 'SRID=4326;POINT(10 5)' AS d FROM celllist ORDER BY 1 LIMIT 500) s)
 	 = (SELECT array_agg(d) FROM (SELECT ST_Distance(pos::geography, 'SRID=4326;POINT(10 5)'::geography) AS d FROM cellflat
 		ORDER BY 1 LIMIT 500) s) AS same_list;
+-- two levels of partitioning: the leaves' constraints hold both levels' cells
+CREATE TABLE celltwo (id int, pos geometry(Point, 4326)) PARTITION BY RANGE (geoidx_cell(pos, 1));
+CREATE TABLE celltwo_a PARTITION OF celltwo FOR VALUES FROM (MINVALUE) TO (12) PARTITION BY RANGE (geoidx_cell(pos, 4));
+CREATE TABLE celltwo_a1 PARTITION OF celltwo_a FOR VALUES FROM (MINVALUE) TO (400);
+CREATE TABLE celltwo_a2 PARTITION OF celltwo_a FOR VALUES FROM (400) TO (MAXVALUE);
+CREATE TABLE celltwo_b PARTITION OF celltwo FOR VALUES FROM (12) TO (MAXVALUE) PARTITION BY LIST (geoidx_cell(pos, 2));
+CREATE TABLE celltwo_b1 PARTITION OF celltwo_b FOR VALUES IN (48, 49, 50, 51, 52);
+CREATE TABLE celltwo_b2 PARTITION OF celltwo_b DEFAULT;
+INSERT INTO celltwo SELECT * FROM celllist;
+CREATE INDEX ON celltwo USING geoidx (pos);
+ANALYZE celltwo;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT id FROM celltwo ORDER BY pos <~> 'SRID=4326;POINT(-170 -60)' LIMIT 10;
+SELECT count(*) AS centres,
+	   count(*) FILTER (WHERE (SELECT array_agg(d) FROM (SELECT pos <~> c AS d FROM celltwo ORDER BY pos <~> c LIMIT 25) s)
+		 = (SELECT array_agg(d) FROM (SELECT ST_Distance(pos::geography, c::geography) AS d FROM celllist
+			ORDER BY 1 LIMIT 25) s)) AS same_two_levels
+FROM (SELECT ST_SetSRID(ST_MakePoint(-180 + 360 * random(), degrees(asin(2 * random() - 1))), 4326) AS c
+	  FROM generate_series(1, 30)) cs;
 CREATE TABLE cellhash (id int, pos geometry(Point, 4326)) PARTITION BY HASH (geoidx_cell(pos, 3));
 CREATE TABLE cellhash_0 PARTITION OF cellhash FOR VALUES WITH (MODULUS 2, REMAINDER 0);
 CREATE TABLE cellhash_1 PARTITION OF cellhash FOR VALUES WITH (MODULUS 2, REMAINDER 1);
@@ -201,4 +220,4 @@ CREATE INDEX ON cellhash USING geoidx (pos);
 ANALYZE cellhash;
 EXPLAIN (COSTS OFF)
 SELECT id FROM cellhash ORDER BY pos <~> 'SRID=4326;POINT(10 5)' LIMIT 10;
-DROP TABLE cellpart, cellflat, celllist, cellhash;
+DROP TABLE cellpart, cellflat, celllist, celltwo, cellhash;
