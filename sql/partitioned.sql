@@ -178,6 +178,15 @@ SELECT (SELECT array_agg(d) FROM (SELECT pos <~> 'SRID=4326;POLYGON((0 0, 30 0, 
 		FROM cellflat ORDER BY 1 LIMIT 20) s) AS same_polygon;
 SELECT count(*) AS empty_centre FROM (SELECT id FROM cellpart ORDER BY pos <~> 'SRID=4326;POINT EMPTY' LIMIT 5) s;
 SELECT count(*) AS null_centre FROM (SELECT id FROM cellpart ORDER BY pos <~> NULL::geometry LIMIT 5) s;
+-- PostGIS's geography k-NN as apps send it (rewritten to <~~>, metres on the sphere)
+SET geoidx.rewrite_postgis = on;
+EXPLAIN (COSTS OFF)
+SELECT id FROM cellpart ORDER BY pos::geography <-> 'SRID=4326;POINT(10 50)'::geography LIMIT 10;
+SELECT (SELECT array_agg(d) FROM (SELECT pos::geography <-> 'SRID=4326;POINT(170 -5)'::geography AS d FROM cellpart
+		ORDER BY pos::geography <-> 'SRID=4326;POINT(170 -5)'::geography LIMIT 300) s)
+	 = (SELECT array_agg(d) FROM (SELECT pos::geography <-> 'SRID=4326;POINT(170 -5)'::geography AS d FROM cellflat
+		ORDER BY 1 LIMIT 300) s) AS same_geography_knn;
+RESET geoidx.rewrite_postgis;
 -- a bad centre fails as the index scan fails
 SELECT id FROM cellpart ORDER BY pos <~> 'SRID=3857;POINT(0 0)' LIMIT 1;
 -- list partitions of cells, and a hash partitioning (no region: the Merge Append stays)

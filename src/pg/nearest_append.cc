@@ -16,7 +16,9 @@
  * same order as the Merge Append, from the few partitions near c.
  *
  * The planner side adds the node beside each Merge Append ordered by
- * col <~> centre (the centre free of the table's columns) whose children have
+ * col <~> centre, or by col <~~> centre (what PostGIS's
+ * col::geography <-> centre::geography becomes; metres on the sphere), the
+ * centre free of the table's columns, whose children have
  * cell bounds on col; a child without (the default partition, a hash
  * partition) has a bound of 0 and starts at once. It costs the start of one
  * child, not of all, so a LIMIT picks it, and nothing else changes.
@@ -255,9 +257,18 @@ extern const CustomPathMethods path_methods;
 extern const CustomScanMethods scan_methods;
 extern const CustomExecMethods exec_methods;
 
-/* The parent's member of an ORDER BY pathkey: col <~> centre on this rel, or NULL. */
+/* Whether opno orders by metres on the spheroid (<~>) or on the sphere (<~~>, the geography cast's
+ * <->). */
+bool
+metres_ordering(const GeoidxCatalog &o, Oid opno, bool *use_spheroid)
+{
+	*use_spheroid = OidIsValid(o.distance_op[0]) && opno == o.distance_op[0];
+	return *use_spheroid || (OidIsValid(o.sphere_knn_op) && opno == o.sphere_knn_op);
+}
+
+/* The parent's member of an ORDER BY pathkey: col <~> centre (or <~~>) on this rel, or NULL. */
 OpExpr *
-nearest_ordering(const GeoidxCatalog &o, PathKey *pk, RelOptInfo *rel)
+nearest_ordering(const GeoidxCatalog &o, PathKey *pk, RelOptInfo *rel, bool *use_spheroid)
 {
 	if (pk->pk_strategy != BTLessStrategyNumber || pk->pk_nulls_first)
 		return NULL;
@@ -269,7 +280,7 @@ nearest_ordering(const GeoidxCatalog &o, PathKey *pk, RelOptInfo *rel)
 			continue;
 		Node *e = (Node *) em->em_expr;
 		if (!IsA(e, OpExpr) || list_length(((OpExpr *) e)->args) != 2 ||
-			((OpExpr *) e)->opno != o.distance_op[0] || !OidIsValid(o.distance_op[0]))
+			!metres_ordering(o, ((OpExpr *) e)->opno, use_spheroid))
 			continue;
 		Node *col = (Node *) linitial(((OpExpr *) e)->args);
 		Node *centre = (Node *) lsecond(((OpExpr *) e)->args);
@@ -310,7 +321,8 @@ nearest_append_path(PlannerInfo *root, const GeoidxCatalog &o, RelOptInfo *rel, 
 	if (list_length(mp->path.pathkeys) != 1 || mp->path.param_info != NULL || mp->subpaths == NIL)
 		return NULL;
 	PathKey *pk = (PathKey *) linitial(mp->path.pathkeys);
-	OpExpr *ordering = nearest_ordering(o, pk, rel);
+	bool use_spheroid;
+	OpExpr *ordering = nearest_ordering(o, pk, rel, &use_spheroid);
 	if (ordering == NULL)
 		return NULL;
 	int sortcol = target_position(mp->path.pathtarget, (Expr *) ordering);
@@ -363,8 +375,8 @@ nearest_append_path(PlannerInfo *root, const GeoidxCatalog &o, RelOptInfo *rel, 
 	cp->path.pathkeys = mp->path.pathkeys;
 	cp->flags = 0;
 	cp->custom_paths = children;
-	cp->custom_private =
-		list_make3(makeInteger(sortcol), copyObjectImpl(lsecond(ordering->args)), regions);
+	cp->custom_private = list_make4(makeInteger(sortcol), copyObjectImpl(lsecond(ordering->args)),
+									regions, makeBoolean(use_spheroid));
 	cp->methods = &path_methods;
 	return cp;
 }
@@ -458,6 +470,7 @@ struct NearestAppendState
 	int n;
 	NearestChild *children;
 	AttrNumber sortcol;
+	bool use_spheroid; /* <~> orders by the spheroid's metres, <~~> by the sphere's */
 	ExprState *centre;
 	bool ready; /* bounds computed and the order set for this scan */
 	int *order; /* children by bound, nearest first */
@@ -501,6 +514,7 @@ begin_nearest_append(CustomScanState *node, EState *estate, int eflags)
 	s->sortcol = (AttrNumber) intVal(linitial(cs->custom_private));
 	s->centre = ExecInitExpr((Expr *) lsecond(cs->custom_private), &node->ss.ps);
 	List *regions = (List *) lthird(cs->custom_private);
+	s->use_spheroid = boolVal(lfourth(cs->custom_private));
 	s->n = list_length(cs->custom_plans);
 	s->children = (NearestChild *) palloc0(sizeof(NearestChild) * s->n);
 	s->order = (int *) palloc(sizeof(int) * s->n);
@@ -641,8 +655,9 @@ prepare_scan(NearestAppendState *s)
 		NearestChild *c = &s->children[i];
 		c->bound = 0.0;
 		if (have && c->nboxes >= 0)
-			c->bound =
-				Max(0.0, geoidx::region_lower_bound(c->boxes, (size_t) c->nboxes, q, true) - slack);
+			c->bound = Max(
+				0.0, geoidx::region_lower_bound(c->boxes, (size_t) c->nboxes, q, s->use_spheroid) -
+						 slack);
 	}
 	ResetExprContext(econtext);
 	sort_by_bound(s);
