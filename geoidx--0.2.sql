@@ -711,3 +711,12 @@ CREATE FUNCTION @extschema@.geoidx_covering_cells(center geometry, metres float8
 	RETURNS bigint[]
 	AS 'MODULE_PATHNAME', 'geoidx_covering_cells'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- Range i / 2 of the cells at a level a row in the region can have: its first
+-- cell (i even) or the one after its last (i odd); past the last range the
+-- first again, and -1 when no row can be in the region.
+-- What geoidx adds to a radius query on a table range-partitioned on
+-- geoidx_cell, so that PostgreSQL prunes its partitions (src/pg/partition_prune.cc).
+CREATE FUNCTION @extschema@.geoidx_covering_bound(region @extschema@.geoidx_circle, level integer, i integer)
+	RETURNS bigint
+	AS 'MODULE_PATHNAME', 'geoidx_covering_bound'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -189,6 +189,59 @@ SELECT (SELECT array_agg(d) FROM (SELECT pos::geography <-> 'SRID=4326;POINT(170
 RESET geoidx.rewrite_postgis;
 -- a bad centre fails as the index scan fails
 SELECT id FROM cellpart ORDER BY pos <~> 'SRID=3857;POINT(0 0)' LIMIT 1;
+-- A radius query on the table partitioned on geoidx_cell reaches only the
+-- partitions its circle can touch, with nothing written for it
+-- (partition_prune.cc): at plan time for constants, when the executor starts
+-- for parameters. The default partition has no cell range and stays.
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*) FROM cellpart WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(10 50)', 300000);
+PREPARE cell_radius(float8, float8) AS
+SELECT count(*) FROM cellpart WHERE geoidx_dwithin(pos, ST_SetSRID(ST_MakePoint($1, $2), 4326), 300000);
+-- PostgreSQL's plan cache takes the generic plan after five executions: the
+-- estimate of a disc of known radius around a parameter (sampled where the
+-- rows are) is the custom plans' (with the default share it planned every
+-- execution anew)
+EXECUTE cell_radius(10, 50); EXECUTE cell_radius(10, 50); EXECUTE cell_radius(10, 50);
+EXECUTE cell_radius(10, 50); EXECUTE cell_radius(10, 50); EXECUTE cell_radius(10, 50);
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE cell_radius(10, 50);
+DEALLOCATE cell_radius;
+PREPARE cell_radius(float8, float8, float8) AS
+SELECT count(*) FROM cellpart WHERE geoidx_dwithin(pos, ST_SetSRID(ST_MakePoint($1, $2), 4326), $3);
+-- 60 circles (the poles, the antimeridian, 0 m to 5,000 km, NaN and below 0),
+-- custom and generic plans: PostGIS's counts
+CREATE TEMP TABLE circles AS
+SELECT i, CASE i % 6 WHEN 0 THEN 180 - random() WHEN 1 THEN -180 + 360 * random() ELSE -180 + 360 * random() END AS lon,
+	   CASE i % 6 WHEN 2 THEN 89.9 WHEN 3 THEN -89.5 ELSE degrees(asin(2 * random() - 1)) END AS lat,
+	   CASE i WHEN 7 THEN 'NaN'::float8 WHEN 8 THEN -1 WHEN 9 THEN 0 ELSE (10 ^ (7 * random()))::float8 END AS r
+FROM generate_series(0, 59) i;
+CREATE FUNCTION cell_radius_counts(OUT same int, OUT total int) LANGUAGE plpgsql AS $$
+DECLARE c record; n bigint; m bigint;
+BEGIN
+	same := 0; total := 0;
+	FOR c IN SELECT * FROM circles LOOP
+		EXECUTE format('EXECUTE cell_radius(%L, %L, %L)', c.lon, c.lat, c.r) INTO n;
+		SELECT count(*) INTO m FROM cellflat
+		WHERE ST_DWithin(pos::geography, ST_SetSRID(ST_MakePoint(c.lon, c.lat), 4326)::geography, c.r);
+		same := same + (n = m)::int; total := total + 1;
+	END LOOP;
+END $$;
+SET plan_cache_mode = force_generic_plan;
+SELECT * FROM cell_radius_counts();
+SET plan_cache_mode = force_custom_plan;
+SELECT * FROM cell_radius_counts();
+RESET plan_cache_mode;
+-- a distance comparison (pos <~> c < r) prunes as well
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*) FROM cellpart WHERE pos <~> 'SRID=4326;POINT(-60 -10)' < 1000000;
+SELECT (SELECT count(*) FROM cellpart WHERE pos <~> 'SRID=4326;POINT(-60 -10)' < 1000000)
+	 = (SELECT count(*) FROM cellflat WHERE ST_Distance(pos::geography, 'SRID=4326;POINT(-60 -10)'::geography) < 1000000) AS same_lt;
+-- the outside of a circle prunes nothing: it holds the EMPTY point, which has no cell
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM cellpart WHERE NOT geoidx_dwithin(pos, 'SRID=4326;POINT(10 50)', 300000);
+SELECT (SELECT array_agg(id ORDER BY id) FROM cellpart WHERE NOT geoidx_dwithin(pos, 'SRID=4326;POINT(10 50)', 19000000))
+	 = (SELECT array_agg(id ORDER BY id) FROM cellflat WHERE NOT ST_DWithin(pos::geography, 'SRID=4326;POINT(10 50)'::geography, 19000000)) AS same_outside;
+DEALLOCATE cell_radius;
+DROP FUNCTION cell_radius_counts();
 -- list partitions of cells, and a hash partitioning (no region: the Merge Append stays)
 CREATE TABLE celllist (id int, pos geometry(Point, 4326)) PARTITION BY LIST (geoidx_cell(pos, 1));
 CREATE TABLE celllist_a PARTITION OF celllist FOR VALUES IN (0, 1, 2, 3, 4, 5, 6, 7);

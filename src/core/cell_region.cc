@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <cmath>
+
 #include "cells.h"
 
 namespace geoidx
@@ -81,6 +83,87 @@ region_lower_bound(const Box3 *boxes, size_t n, const Vec3 &q, bool use_spheroid
 	if (c2 == std::numeric_limits<double>::infinity())
 		return c2;
 	return metres_lower_bound(chord2_to_angle(c2), use_spheroid);
+}
+
+namespace
+{
+
+/* The cells the covering of a circle may name before a coarser level is tried. */
+constexpr size_t kCoveringCells = 64;
+/*
+ * The finest level a pruning covering is taken at (cells ~300 km across):
+ * partitions hold far more than a cell of it, and its cells' boxes are
+ * computed once (cells.cc).
+ */
+constexpr int kFinestPruneLevel = 5;
+
+/* The level at which cells are about as wide as the circle (a face is ~pi/2 across). */
+int
+coarse_level(double radius, int level)
+{
+	double angle = radius / kSphereRadius;
+	int l = 0;
+	while (l < level && (M_PI / 2.0) / (double) (UINT64_C(1) << (l + 1)) >= angle)
+		l++;
+	return l;
+}
+
+} // namespace
+
+size_t
+covering_ranges(GeoPoint center, double radius, bool use_spheroid, int level, uint64_t *lo,
+				uint64_t *hi, size_t max_ranges)
+{
+	if (max_ranges == 0)
+		return 0;
+	if (!(radius < kSphereRadius * M_PI))
+	{
+		lo[0] = 0;
+		hi[0] = cells_at_level(level);
+		return 1;
+	}
+	uint64_t cells[kCoveringCells];
+	size_t n = 0;
+	int l = std::min(coarse_level(radius, level), kFinestPruneLevel);
+	/* level 0 has 6 cells: the loop ends there at the latest */
+	while (!covering_cells(center, radius, use_spheroid, l, cells, kCoveringCells, &n))
+		l--;
+	int shift = 2 * (level - l);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64_t a = cells[i] << shift, b = (cells[i] + 1) << shift;
+		if (m > 0 && hi[m - 1] == a)
+			hi[m - 1] = b;
+		else if (m < max_ranges)
+		{
+			lo[m] = a;
+			hi[m] = b;
+			m++;
+		}
+		else
+		{
+			/* full: join the two ranges with the smallest gap, then take this one */
+			size_t best = 0;
+			for (size_t j = 1; j + 1 < m; j++)
+				if (lo[j + 1] - hi[j] < lo[best + 1] - hi[best])
+					best = j;
+			if (m > 1 && lo[best + 1] - hi[best] < a - hi[m - 1])
+			{
+				hi[best] = hi[best + 1];
+				for (size_t j = best + 1; j + 1 < m; j++)
+				{
+					lo[j] = lo[j + 1];
+					hi[j] = hi[j + 1];
+				}
+				lo[m - 1] = a;
+				hi[m - 1] = b;
+			}
+			else
+				hi[m - 1] = b;
+		}
+	}
+	return m;
 }
 
 } // namespace geoidx

@@ -41,4 +41,19 @@ size_t cell_list_boxes(const uint64_t *cells, size_t n, int level, Box3 *out, si
  */
 double region_lower_bound(const Box3 *boxes, size_t n, const Vec3 &q, bool use_spheroid);
 
+/* The most ranges a pruning condition names: more, and the nearest ones merge. */
+constexpr size_t kPruneRanges = 4;
+
+/*
+ * The cells at level that can hold a point within radius metres of center
+ * (covering_cells' promise), as at most max_ranges ranges [lo, hi) of cell
+ * ids, ascending and apart: the covering taken at a level coarse enough for a
+ * few dozen cells, its runs of neighbouring cells widened to level, and the
+ * runs with the smallest gaps merged until max_ranges remain. A superset:
+ * what partition pruning may keep, never one partition too few. radius must
+ * be >= 0 (infinite: every cell).
+ */
+size_t covering_ranges(GeoPoint center, double radius, bool use_spheroid, int level, uint64_t *lo,
+					   uint64_t *hi, size_t max_ranges);
+
 } // namespace geoidx

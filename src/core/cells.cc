@@ -67,6 +67,39 @@ face_cell_box(int face, int level, uint32_t x, uint32_t y)
 	return b;
 }
 
+/*
+ * The boxes of the cells at depths 0..kMemoDepth (8,190 of them, 393 KB),
+ * each computed once per process: a covering walks down from the faces, and
+ * every walk passes through them.
+ */
+constexpr int kMemoDepth = 5;
+
+size_t
+memo_slot(int face, int depth, uint32_t x, uint32_t y)
+{
+	/* the cells of the depths above: 6 * (4^depth - 1) / 3 */
+	size_t above = 6 * (((size_t) 1 << (2 * depth)) - 1) / 3;
+	return above + ((size_t) face << (2 * depth)) + ((size_t) y << depth) + x;
+}
+
+constexpr size_t kMemoCells = 6 * (((size_t) 1 << (2 * (kMemoDepth + 1))) - 1) / 3;
+Box3 memo_box[kMemoCells];
+bool memo_filled[kMemoCells];
+
+Box3
+memo_face_cell_box(int face, int depth, uint32_t x, uint32_t y)
+{
+	if (depth > kMemoDepth)
+		return face_cell_box(face, depth, x, y);
+	size_t slot = memo_slot(face, depth, x, y);
+	if (!memo_filled[slot])
+	{
+		memo_box[slot] = face_cell_box(face, depth, x, y);
+		memo_filled[slot] = true;
+	}
+	return memo_box[slot];
+}
+
 struct Covering
 {
 	const RadiusTest *test;
@@ -94,7 +127,7 @@ cover(Covering *c, int face, int depth, uint32_t x, uint32_t y)
 {
 	if (c->full)
 		return;
-	Verdict v = classify_box(*c->test, face_cell_box(face, depth, x, y));
+	Verdict v = classify_box(*c->test, memo_face_cell_box(face, depth, x, y));
 	if (v == Verdict::outside)
 		return;
 	if (depth == c->level)

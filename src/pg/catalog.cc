@@ -151,6 +151,11 @@ load_catalog(GeoidxCatalog *c)
 		c->box_fn = function_if(c->geometry_type, "geoidx_search_box", ours, 3, box3);
 		const Oid cell2[2] = {c->geometry_type, INT4OID};
 		c->cell_fn = function_if(c->geometry_type, "geoidx_cell", ours, 2, cell2);
+		const Oid bound3[3] = {c->circle_type, INT4OID, INT4OID};
+		c->covering_bound_fn =
+			function_if(c->circle_type, "geoidx_covering_bound", ours, 3, bound3);
+		c->int8_ge_op = geoidx_operator_oid(">=", INT8OID, INT8OID, PG_CATALOG_NAMESPACE, true);
+		c->int8_lt_op = geoidx_operator_oid("<", INT8OID, INT8OID, PG_CATALOG_NAMESPACE, true);
 		const Oid expand2[2] = {c->geography_type, FLOAT8OID};
 		c->geog_expand_fn = function_if(c->geography_type, "_st_expand", postgis, 2, expand2);
 		if (OidIsValid(c->geography_type))

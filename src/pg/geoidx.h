@@ -560,16 +560,19 @@ typedef struct GeoidxCatalog
 	Oid ring_fn[2];
 	Oid circle_outside_fn[2];
 	Oid circle_distance_fn[2];
-	Oid candidate_fn[2];  /* geoidx_candidate_circle(t, float8) */
-	Oid covers_op[2];     /* ~@> (t, t): geoidx_covers */
-	Oid coveredby_op[2];  /* <@~ (t, t): geoidx_coveredby */
-	Oid intersects_op[2]; /* ~&& (t, t): geoidx_intersects */
-	Oid covers_fn[2];     /* geoidx_covers(t, t) */
-	Oid coveredby_fn[2];  /* geoidx_coveredby(t, t) */
-	Oid intersects_fn[2]; /* geoidx_intersects(t, t) */
-	Oid box_fn;           /* geoidx_search_box(geometry, float8, boolean) */
-	Oid cell_fn;          /* geoidx_cell(geometry, int4) */
-	Oid geog_expand_fn;   /* PostGIS's _ST_Expand(geography, float8) */
+	Oid candidate_fn[2];   /* geoidx_candidate_circle(t, float8) */
+	Oid covers_op[2];      /* ~@> (t, t): geoidx_covers */
+	Oid coveredby_op[2];   /* <@~ (t, t): geoidx_coveredby */
+	Oid intersects_op[2];  /* ~&& (t, t): geoidx_intersects */
+	Oid covers_fn[2];      /* geoidx_covers(t, t) */
+	Oid coveredby_fn[2];   /* geoidx_coveredby(t, t) */
+	Oid intersects_fn[2];  /* geoidx_intersects(t, t) */
+	Oid box_fn;            /* geoidx_search_box(geometry, float8, boolean) */
+	Oid cell_fn;           /* geoidx_cell(geometry, int4) */
+	Oid covering_bound_fn; /* geoidx_covering_bound(geoidx_circle, int4, int4) */
+	Oid int8_ge_op;        /* int8 >= int8 */
+	Oid int8_lt_op;        /* int8 < int8 */
+	Oid geog_expand_fn;    /* PostGIS's _ST_Expand(geography, float8) */
 	Oid geography_input;
 	Oid geography_ioparam;
 	Oid envelope_fn; /* PostGIS's ST_MakeEnvelope(float8 x4, int4) */
@@ -734,12 +737,15 @@ extern double geoidx_region_pred_selectivity(SupportRequestSelectivity *req);
 /* tree_estimate.cc: the rows in a disc, counted in a geoidx index on the column */
 extern bool geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat centre,
 								 double radius, bool use_spheroid, double *rows, double *total);
+extern int geoidx_tree_sample_points(PlannerInfo *root, Node *column, geoidx::LonLat *out, int max);
 
 /* rewrite.cc: the planner hook that rewrites conditions into indexable ones */
 extern void geoidx_install_rewrite_hook(void);
 
 /* nearest_append.cc: k-NN over partitions on geoidx_cell, nearest partitions first */
 extern void geoidx_install_nearest_append(void);
+/* partition_prune.cc: radius queries prune partitions on geoidx_cell */
+extern void geoidx_install_partition_prune(void);
 extern uint64 geoidx_relation_info_calls;
 extern bool geoidx_rewrite_postgis;
 extern bool geoidx_leads_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno,

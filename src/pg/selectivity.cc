@@ -120,6 +120,77 @@ constant_centre(Const *c, const char *what, geoidx::LonLat *ll, bool *empty,
 	return geoidx::normalize_like_geography(p.x, p.y, ll) != geoidx::CoordCheck::not_finite;
 }
 
+/*
+ * The chance that a centre drawn from a partitioned table's rows lies among
+ * this partition's: 1 / (the partitions planned) where the table is
+ * partitioned on geoidx_cell of the column, so that each partition's rows
+ * are a region of their own; 1 otherwise (every partition's rows lie
+ * everywhere, and a centre is amid each partition's as amid the table's).
+ */
+double
+centre_in_partition(PlannerInfo *root, Node *column)
+{
+	if (!IsA(column, Var) || root->append_rel_array == NULL)
+		return 1.0;
+	Index relid = ((Var *) column)->varno;
+	AppendRelInfo *app = root->append_rel_array[relid];
+	if (app == NULL)
+		return 1.0;
+	RelOptInfo *parent = root->simple_rel_array[app->parent_relid];
+	const GeoidxCatalog &o = geoidx_catalog();
+	if (parent == NULL || parent->part_scheme == NULL || parent->part_scheme->partnatts != 1 ||
+		parent->partexprs == NULL || list_length(parent->partexprs[0]) != 1 ||
+		!OidIsValid(o.cell_fn))
+		return 1.0;
+	Node *key = (Node *) linitial(parent->partexprs[0]);
+	if (!IsA(key, FuncExpr) || ((FuncExpr *) key)->funcid != o.cell_fn ||
+		list_length(((FuncExpr *) key)->args) != 2)
+		return 1.0;
+	Node *col = (Node *) linitial(((FuncExpr *) key)->args);
+	AttrNumber att = ((Var *) column)->varattno;
+	if (!IsA(col, Var) || att < 1 || att > app->num_child_cols ||
+		((Var *) col)->varattno != app->parent_colnos[att - 1])
+		return 1.0;
+	int live = bms_num_members(parent->live_parts);
+	return live > 1 ? 1.0 / live : 1.0;
+}
+
+/* The centres a disc of unknown centre is estimated around. */
+constexpr int kSampledCentres = 16;
+
+/*
+ * The share of rows within a constant radius of a centre not known at
+ * planning (a parameter of a generic plan, a column of an outer row): the
+ * mean share around kSampledCentres points of the column itself, taken from
+ * its geoidx index, since a centre asked for is most often where the rows
+ * are. False (the default estimate) without such an index or a constant
+ * radius; a generic plan then costs its disc at the default share, which
+ * makes PostgreSQL plan every execution anew.
+ */
+bool
+sampled_centre_selectivity(PlannerInfo *root, Node *column, Node *radius, Node *spheroid,
+						   int var_relid, double *share)
+{
+	radius = estimate_expression_value(root, radius);
+	spheroid = estimate_expression_value(root, spheroid);
+	if (!IsA(radius, Const) || !IsA(spheroid, Const) || ((Const *) radius)->constisnull ||
+		((Const *) spheroid)->constisnull)
+		return false;
+	double metres = DatumGetFloat8(((Const *) radius)->constvalue);
+	if (geoidx::classify_disc_radius(metres) == geoidx::DiscRadius::invalid)
+		return false;
+	geoidx::LonLat centres[kSampledCentres];
+	int n = geoidx_tree_sample_points(root, column, centres, kSampledCentres);
+	if (n == 0)
+		return false;
+	double sum = 0.0;
+	for (int i = 0; i < n; i++)
+		sum += circle_selectivity(root, column, centres[i], metres,
+								  DatumGetBool(((Const *) spheroid)->constvalue), var_relid);
+	*share = geoidx::clamp_share(sum / n * centre_in_partition(root, column));
+	return true;
+}
+
 } // namespace
 
 /* Estimate the share of rows for which geoidx_dwithin holds. */
@@ -158,7 +229,15 @@ geoidx_dwithin_selectivity(SupportRequestSelectivity *req)
 		what = "argument 1 of geoidx_dwithin";
 	}
 	else
+	{
+		/* a centre of parameters: the disc around where the rows are, on average */
+		double share;
+		bool va = contain_var_clause(a), vb = contain_var_clause(b);
+		if (va != vb &&
+			sampled_centre_selectivity(req->root, va ? a : b, em, es, req->varRelid, &share))
+			return share;
 		return kDefaultSelectivity;
+	}
 	if (centre->constisnull)
 		return 0.0;
 
@@ -328,6 +407,12 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 		{
 			const GeoidxCatalog &o = geoidx_catalog();
 			FuncExpr *f = (FuncExpr *) circle;
+			double share;
+			if ((f->funcid == o.circle_fn[0] || f->funcid == o.circle_fn[1]) &&
+				list_length(f->args) == 3 && !IsA(column, Const) &&
+				sampled_centre_selectivity(call.root, column, (Node *) lsecond(f->args),
+										   (Node *) lthird(f->args), call.var_relid, &share))
+				PG_RETURN_FLOAT8(share);
 			for (int g = 0; g < 2; g++)
 			{
 				if (f->funcid == o.circle_outside_fn[g])

@@ -249,3 +249,58 @@ geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat centre, dou
 	*total = info->tuples;
 	return true;
 }
+
+/*
+ * Up to max points of the column, spread over a geoidx index on it in the
+ * index's own order: sample j is the entry at quantile (j + 0.5) / max, each
+ * level's remainder carried into the child it picks. Where the rows are, so
+ * where a centre taken from the data (a parameter, a row of another table)
+ * most likely lies. Returns how many were found (0: no such index).
+ */
+int
+geoidx_tree_sample_points(PlannerInfo *root, Node *column, geoidx::LonLat *out, int max)
+{
+	const GeoidxCatalog &o = geoidx_catalog();
+	if (!OidIsValid(o.geoidx_am) || max <= 0)
+		return 0;
+	IndexOptInfo *info = index_on_column(root, column);
+	if (info == NULL)
+		return 0;
+	Relation index = index_open(info->indexoid, AccessShareLock);
+	GeoidxRelInfo *rel_info = (GeoidxRelInfo *) geoidx_rel_info(index);
+	if (rel_info->format == 0)
+		rel_info->format = geoidx_index_format_of(index);
+	int found = 0;
+	if (rel_info->format == GEOIDX_FORMAT_VERSION || rel_info->format == GEOIDX_FORMAT_POINTS_ONLY)
+		for (int j = 0; j < max; j++)
+		{
+			double frac = (j + 0.5) / max;
+			BlockNumber blk = GEOIDX_ROOT_BLKNO;
+			/* a tree is a few levels deep; the bound only guards against a corrupted link */
+			for (int depth = 0; depth < 32; depth++)
+			{
+				Buffer buf = ReadBuffer(index, blk);
+				LockBuffer(buf, BUFFER_LOCK_SHARE);
+				Page page = geoidx_locked_page(index, buf);
+				int n = GeoidxPageCount(page);
+				bool leaf = GeoidxPageIsLeaf(page);
+				int i = Min(n - 1, (int) (frac * n));
+				if (n > 0 && leaf)
+				{
+					const GeoidxLeafEntry *e = &GeoidxLeafEntries(page)[i];
+					if (GeoidxEntryIsPoint(e))
+						out[found++] = geoidx_entry_lonlat(e->x, e->y);
+				}
+				else if (n > 0)
+				{
+					frac = frac * n - i;
+					blk = GeoidxInternalEntries(page)[i].child;
+				}
+				UnlockReleaseBuffer(buf);
+				if (n == 0 || leaf)
+					break;
+			}
+		}
+	index_close(index, NoLock);
+	return found;
+}

@@ -120,6 +120,31 @@ $bad = $node->safe_psql('postgres', qq{
 		OR NOT (est_lt <= 3 * greatest(actual_lt, 1) AND est_lt >= greatest(actual_lt, 1) / 3.0)});
 is($bad, '', 'rings and pos <~> c < r are estimated within 3x');
 
+# a centre not known at planning (a generic plan's parameter): the estimate is
+# the mean over points sampled from the index; the count it stands for is the
+# mean around centres drawn from the rows (200, spread over the ids)
+my $generic = $node->safe_psql('postgres', q{
+	CREATE TABLE row_centres AS SELECT pos FROM pts WHERE pos IS NOT NULL AND NOT ST_IsEmpty(pos)
+		ORDER BY id % 1693, id LIMIT 200;
+	SET plan_cache_mode = force_generic_plan;
+	PREPARE g1(geometry) AS SELECT id FROM pts WHERE geoidx_dwithin(pos, $1, 1000);
+	PREPARE g10(geometry) AS SELECT id FROM pts WHERE geoidx_dwithin(pos, $1, 10000);
+	PREPARE g100(geometry) AS SELECT id FROM pts WHERE geoidx_dwithin(pos, $1, 100000);
+	PREPARE g1000(geometry) AS SELECT id FROM pts WHERE geoidx_dwithin(pos, $1, 1000000);
+	SELECT string_agg(format('%s %s %s', r, round(est), round(mean::numeric, 1)), ',' ORDER BY r)
+	FROM (SELECT r, plan_rows(format('EXECUTE g%s(%L)', r / 1000, 'SRID=4326;POINT(0 0)')) AS est,
+			(SELECT avg((SELECT count(*) FROM pts p WHERE ST_DWithin(p.pos::geography, c.pos::geography, r)))
+			 FROM row_centres c) AS mean
+		  FROM unnest(ARRAY[1000, 10000, 100000, 1000000]) r) s});
+for my $row (split /,/, $generic)
+{
+	my ($r, $est, $mean) = split / /, $row;
+	diag("generic plan, $r m: estimated $est, mean count $mean");
+	my $m = $mean < 1 ? 1 : $mean;
+	ok($est <= 3 * $m && $est >= $m / 3,
+		"a $r m disc around a parameter is estimated within 3x of the mean count around the rows ($est, $mean)");
+}
+
 # a geography column with geoidx's geography operator class
 $node->safe_psql('postgres', q{
 	CREATE TABLE gpts AS SELECT id, pos::geography AS g FROM pts WHERE pos IS NOT NULL AND NOT ST_IsEmpty(pos);

@@ -188,3 +188,76 @@ TEST(CellRegion, AListOfCellsBoundsItsPoints)
 		}
 	}
 }
+
+/*
+ * The ranges of a covering hold the cell of every point within the radius
+ * (point_within decides), are ascending, apart and at most kPruneRanges (or
+ * 2, which merges neighbours), and
+ * are far from the whole sphere for a small circle: random centres, radii
+ * from 1 m to 15,000 km, levels 0 to 30, points near the circle's edge.
+ */
+TEST(CellRegion, CoveringRangesHoldEveryPointWithin)
+{
+	std::mt19937_64 rng(314);
+	std::uniform_real_distribution<double> u01(0.0, 1.0);
+	size_t checked = 0, small = 0;
+	for (int r = 0; r < 400; r++)
+	{
+		LonLat c = random_point(rng);
+		if (r % 17 == 0)
+			c = {r % 2 ? 180.0 : -180.0, r % 3 ? 89.99 : 0.0}; /* antimeridian, pole */
+		double radius = std::pow(10.0, 7.2 * u01(rng));        /* 1 m .. 15,800 km */
+		int level = r % 31;
+		bool spheroid = r % 2 == 0;
+		geoidx::GeoPoint g = geoidx::geographic_point(c);
+		uint64_t lo[geoidx::kPruneRanges], hi[geoidx::kPruneRanges];
+		size_t n =
+			geoidx::covering_ranges(g, radius, spheroid, level, lo, hi, geoidx::kPruneRanges);
+		ASSERT_GE(n, 1u);
+		ASSERT_LE(n, geoidx::kPruneRanges);
+		uint64_t total = 0;
+		for (size_t i = 0; i < n; i++)
+		{
+			ASSERT_LT(lo[i], hi[i]);
+			ASSERT_LE(hi[i], geoidx::cells_at_level(level));
+			if (i > 0)
+			{
+				ASSERT_LT(hi[i - 1], lo[i]) << "ranges must be ascending and apart";
+			}
+			total += hi[i] - lo[i];
+		}
+		if (radius < 500000.0 && level >= 4 && total * 4 < geoidx::cells_at_level(level))
+			small++;
+		geoidx::RadiusTest t = geoidx::radius_test(g, radius, spheroid);
+		double dlat = std::min(180.0, 1.2 * radius / 111000.0 + 1e-6);
+		for (int k = 0; k < 300; k++)
+		{
+			/* a point near the circle, or anywhere */
+			LonLat p = k % 3 == 0
+						   ? random_point(rng)
+						   : LonLat{c.lon + 360.0 * (u01(rng) - 0.5) * std::min(1.0, dlat / 30.0),
+									c.lat + dlat * (2 * u01(rng) - 1)};
+			p.lat = std::max(-90.0, std::min(90.0, p.lat));
+			p.lon = std::remainder(p.lon, 360.0);
+			if (!geoidx::point_within(t, p))
+				continue;
+			uint64_t cell =
+				geoidx::cell_of(geoidx::unit_vector(geoidx::geographic_point(p)), level);
+			bool in = false;
+			for (size_t i = 0; i < n; i++)
+				in |= cell >= lo[i] && cell < hi[i];
+			ASSERT_TRUE(in) << "centre " << c.lon << " " << c.lat << " radius " << radius
+							<< " level " << level << " point " << p.lon << " " << p.lat;
+			checked++;
+		}
+	}
+	EXPECT_GT(checked, 10000u);
+	EXPECT_GT(small, 50u);
+	/* an endless radius is every cell */
+	uint64_t lo[1], hi[1];
+	ASSERT_EQ(geoidx::covering_ranges(geoidx::geographic_point({0, 0}),
+									  std::numeric_limits<double>::infinity(), true, 5, lo, hi, 1),
+			  1u);
+	EXPECT_EQ(lo[0], 0u);
+	EXPECT_EQ(hi[0], geoidx::cells_at_level(5));
+}

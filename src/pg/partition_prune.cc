@@ -1,0 +1,254 @@
+/*
+ * Radius queries over a table range-partitioned on geoidx_cell(pos, level)
+ * reach only the partitions whose cells the circle can touch, with no
+ * condition written for it and in generic plans too.
+ *
+ * PostgreSQL prunes partitions on conditions of the partition key. A radius
+ * condition (pos <@ geoidx_circle(c, r), what geoidx_dwithin becomes) is not
+ * one, and the covering a user could add, geoidx_cell(pos, L) = ANY
+ * (geoidx_covering_cells(c, r, L)), prunes only when the planner can fold it
+ * to a constant: a generic plan keeps every partition, and every partition
+ * evaluates it on every row. So, once the partitions' sizes are estimated
+ * (set_rel_pathlist_hook on the partitioned table), the table gets one more
+ * condition of its own, an OR of at most kPruneRanges ranges of its key,
+ *
+ *   geoidx_cell(pos, L) >= geoidx_covering_bound(circle, L, 0)
+ *     AND geoidx_cell(pos, L) < geoidx_covering_bound(circle, L, 1) OR ...
+ *
+ * which PostgreSQL's pruning reads when it builds the Append (at plan time
+ * for constants, when the executor starts for parameters). The partitions
+ * never see it (their conditions were copied from the table's before it), so
+ * no row pays for it, and no estimate changes. The ranges are a superset of
+ * the covering (src/core/cell_region.h): a partition too many, never one too
+ * few.
+ */
+#include "cell_region.h"
+#include "cells.h"
+#include "geoidx.h"
+
+extern "C"
+{
+#include "catalog/pg_class_d.h"
+#include "catalog/pg_type_d.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "partitioning/partdefs.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+}
+
+namespace
+{
+
+set_rel_pathlist_hook_type prev_pathlist_hook = NULL;
+
+/* The ranges of the last circle asked for: the pruning asks for them 2 x kPruneRanges times. */
+struct RangesCache
+{
+	bool valid;
+	GeoidxCircle circle;
+	int level;
+	size_t n;
+	uint64 lo[geoidx::kPruneRanges];
+	uint64 hi[geoidx::kPruneRanges];
+};
+
+RangesCache cache;
+
+/* The cells at level a row in the region can have, as ranges into cache. */
+void
+region_ranges(const GeoidxCircle *c, int level)
+{
+	if (cache.valid && cache.level == level && memcmp(&cache.circle, c, sizeof(*c)) == 0)
+		return;
+	cache.valid = false;
+	geoidx::RegionTest t = geoidx_circle_region(c);
+	double r = c->radius;
+	bool bounded = t.constant < 0 &&
+				   (t.mode == geoidx::RegionMode::within || t.mode == geoidx::RegionMode::dist_lt ||
+					t.mode == geoidx::RegionMode::dist_le);
+	size_t n;
+	if (t.constant == 0 || (bounded && r < 0.0))
+		n = 0; /* no row is in the region: no partition is needed */
+	else if (!bounded || std::isnan(r) || (c->flags & GEOIDX_CIRCLE_CANDIDATE))
+	{
+		/* the outside of a circle, a NaN bound (above every distance), a shape's box: all */
+		cache.lo[0] = 0;
+		cache.hi[0] = geoidx::cells_at_level(level);
+		n = 1;
+	}
+	else
+		n = geoidx::covering_ranges(t.circle.center, r, c->use_spheroid != 0, level, cache.lo,
+									cache.hi, geoidx::kPruneRanges);
+	cache.circle = *c;
+	cache.level = level;
+	cache.n = n;
+	cache.valid = true;
+}
+
+/* The column and level of a partition key geoidx_cell(col, level) on rel, or NULL. */
+Var *
+cell_key(const GeoidxCatalog &o, RelOptInfo *rel, int *level)
+{
+	if (rel->part_scheme == NULL || rel->part_scheme->strategy != PARTITION_STRATEGY_RANGE ||
+		rel->part_scheme->partnatts != 1 || rel->partexprs == NULL ||
+		list_length(rel->partexprs[0]) != 1)
+		return NULL;
+	Node *key = (Node *) linitial(rel->partexprs[0]);
+	if (!IsA(key, FuncExpr) || ((FuncExpr *) key)->funcid != o.cell_fn ||
+		list_length(((FuncExpr *) key)->args) != 2)
+		return NULL;
+	Node *col = (Node *) linitial(((FuncExpr *) key)->args);
+	Node *l = (Node *) lsecond(((FuncExpr *) key)->args);
+	if (!IsA(col, Var) || ((Var *) col)->varno != (int) rel->relid || !IsA(l, Const) ||
+		((Const *) l)->constisnull)
+		return NULL;
+	*level = DatumGetInt32(((Const *) l)->constvalue);
+	if (*level < 0 || *level > geoidx::kMaxCellLevel)
+		return NULL;
+	return (Var *) col;
+}
+
+/*
+ * Whether every row in the region has a cell: a disc or a distance below a
+ * bound, which neither NULL nor EMPTY (no cell, so in no range) satisfies.
+ * The outside of a circle holds EMPTY points too, and prunes nothing.
+ */
+bool
+inner_region(const GeoidxCatalog &o, Node *region)
+{
+	if (IsA(region, Const))
+	{
+		const Const *k = (const Const *) region;
+		if (k->constisnull)
+			return true; /* nothing is in a NULL region */
+		int mode = ((const GeoidxCircle *) DatumGetPointer(k->constvalue))->mode;
+		return mode == (int) geoidx::RegionMode::within ||
+			   mode == (int) geoidx::RegionMode::dist_lt ||
+			   mode == (int) geoidx::RegionMode::dist_le;
+	}
+	if (!IsA(region, FuncExpr))
+		return false;
+	FuncExpr *f = (FuncExpr *) region;
+	if (f->funcid == o.circle_fn[0])
+		return true;
+	if (f->funcid != o.circle_distance_fn[0] || list_length(f->args) != 3 ||
+		!IsA(lsecond(f->args), Const) || ((Const *) lsecond(f->args))->constisnull)
+		return false;
+	char *op = TextDatumGetCString(((Const *) lsecond(f->args))->constvalue);
+	return op[0] == '<';
+}
+
+/* The region of a condition col <@ region (a value for the whole scan, and inner), or NULL. */
+Expr *
+region_of(const GeoidxCatalog &o, Expr *clause, Var *col)
+{
+	if (!IsA(clause, OpExpr) || ((OpExpr *) clause)->opno != o.within_op[0] ||
+		list_length(((OpExpr *) clause)->args) != 2)
+		return NULL;
+	Node *a = (Node *) linitial(((OpExpr *) clause)->args);
+	Node *region = (Node *) lsecond(((OpExpr *) clause)->args);
+	if (!equal(a, col) || contain_var_clause(region) || contain_volatile_functions(region) ||
+		contain_subplans(region) || !inner_region(o, region))
+		return NULL;
+	return (Expr *) region;
+}
+
+/* key >= geoidx_covering_bound(region, level, i) (lower) or key < ... (upper). */
+Expr *
+key_bound(const GeoidxCatalog &o, Node *key, Expr *region, int level, int i, bool lower)
+{
+	Expr *bound = (Expr *) makeFuncExpr(
+		o.covering_bound_fn, INT8OID,
+		list_make3(
+			copyObjectImpl(region),
+			makeConst(INT4OID, -1, InvalidOid, sizeof(int32), Int32GetDatum(level), false, true),
+			makeConst(INT4OID, -1, InvalidOid, sizeof(int32), Int32GetDatum(i), false, true)),
+		InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	Oid op = lower ? o.int8_ge_op : o.int8_lt_op;
+	return make_opclause(op, BOOLOID, false, (Expr *) copyObjectImpl(key), bound, InvalidOid,
+						 InvalidOid);
+}
+
+void
+prune_by_cells(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
+{
+	if (prev_pathlist_hook)
+		prev_pathlist_hook(root, rel, rti, rte);
+	if (!rte->inh || rte->relkind != RELKIND_PARTITIONED_TABLE || !enable_partition_pruning ||
+		rel->baserestrictinfo == NIL || IS_DUMMY_REL(rel))
+		return;
+	const GeoidxCatalog &o = geoidx_catalog_if_present();
+	if (!o.present || !OidIsValid(o.cell_fn) || !OidIsValid(o.covering_bound_fn) ||
+		!OidIsValid(o.within_op[0]))
+		return;
+	int level;
+	Var *col = cell_key(o, rel, &level);
+	if (col == NULL)
+		return;
+	Node *key = (Node *) linitial(rel->partexprs[0]);
+	List *added = NIL;
+	ListCell *lc;
+	foreach (lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
+		Expr *region = ri->pseudoconstant ? NULL : region_of(o, ri->clause, col);
+		if (region == NULL)
+			continue;
+		List *arms = NIL;
+		for (int i = 0; i < (int) geoidx::kPruneRanges; i++)
+			arms = lappend(arms, make_andclause(list_make2(
+									 key_bound(o, key, region, level, 2 * i, true),
+									 key_bound(o, key, region, level, 2 * i + 1, false))));
+		added = lappend(added, make_simple_restrictinfo(root, make_orclause(arms)));
+	}
+	rel->baserestrictinfo = list_concat(rel->baserestrictinfo, added);
+}
+
+} // namespace
+
+extern "C"
+{
+	PG_FUNCTION_INFO_V1(geoidx_covering_bound);
+}
+
+/*
+ * geoidx_covering_bound(region, level, i): range i / 2 of the cells at level
+ * a row in the region can have, its first cell (i even) or the one after its
+ * last (i odd); past the last range, the first again; -1 when no row can be
+ * in the region. What the pruning condition above is made of.
+ */
+extern "C" Datum
+geoidx_covering_bound(PG_FUNCTION_ARGS)
+{
+	const GeoidxCircle *c = (const GeoidxCircle *) PG_GETARG_POINTER(0);
+	int32 level = PG_GETARG_INT32(1);
+	int32 i = PG_GETARG_INT32(2);
+	if (level < 0 || level > geoidx::kMaxCellLevel)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("geoidx_covering_bound: level must be between 0 and %d, got %d",
+							   geoidx::kMaxCellLevel, level)));
+	if (i < 0 || i >= 2 * (int32) geoidx::kPruneRanges)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("geoidx_covering_bound: range bound must be between 0 and %d, got %d",
+						2 * (int) geoidx::kPruneRanges - 1, i)));
+	region_ranges(c, level);
+	if (cache.n == 0)
+		PG_RETURN_INT64(-1); /* [-1, -1): no cell */
+	/* a range past the last repeats the first: an empty one would keep a MINVALUE partition */
+	size_t r = (size_t) (i / 2) < cache.n ? (size_t) (i / 2) : 0;
+	PG_RETURN_INT64((int64) (i % 2 == 0 ? cache.lo[r] : cache.hi[r]));
+}
+
+void
+geoidx_install_partition_prune(void)
+{
+	prev_pathlist_hook = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = prune_by_cells;
+}
