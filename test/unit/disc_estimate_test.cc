@@ -130,7 +130,8 @@ TEST(DiscEstimate, ShareOfAnEvenPatch)
 		compared++;
 	}
 	EXPECT_GT(compared, 300);
-	/* an 8 x 8 sample of the patch: an estimate (1.7x at worst here), well within the planner's 3x */
+	/* an 8 x 8 sample of the patch: an estimate (1.7x at worst here), well within the planner's 3x
+	 */
 	EXPECT_LT(worst, 2.0) << "the worst ratio of the sampled share to the actual share";
 }
 
