@@ -1,4 +1,5 @@
--- P k-NN through the cells: the 10 nearest on world_geoidx_p64, reaching only
+-- P k-NN through the cells (the workaround before GeoidxNearestAppend, kept for
+-- comparison): the 10 nearest on world_geoidx_p64, reaching only
 -- the partitions that the covering of a 50 km radius touches (doubled until
 -- it holds 10 rows: exact), by bench_knn_cells (sql/setup.sql).
 \set lon -180.0 + random(0, 359999999) / 1000000.0
