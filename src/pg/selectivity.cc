@@ -27,6 +27,7 @@ extern "C"
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
+#include "parser/parsetree.h"
 #include "utils/builtins.h"
 #include "utils/selfuncs.h"
 #include "utils/typcache.h"
@@ -158,6 +159,20 @@ centre_in_partition(PlannerInfo *root, Node *column)
 /* The centres a disc of unknown centre is estimated around. */
 constexpr int kSampledCentres = 16;
 
+/* The last few sampled estimates, for one planning (as tree_estimate.cc keeps its discs'). */
+struct SampledMemo
+{
+	uint64 generation; /* geoidx_relation_info_calls + 1 when asked; 0: empty */
+	Oid relid;         /* the table (a range-table index means another table in a subquery) */
+	AttrNumber varattno;
+	double metres;
+	bool use_spheroid;
+	double share;
+};
+constexpr int kSampledMemo = 4;
+SampledMemo sampled_memo[kSampledMemo];
+int sampled_next = 0;
+
 /*
  * The share of rows within a constant radius of a centre not known at
  * planning (a parameter of a generic plan, a column of an outer row): the
@@ -177,17 +192,32 @@ sampled_centre_selectivity(PlannerInfo *root, Node *column, Node *radius, Node *
 		((Const *) spheroid)->constisnull)
 		return false;
 	double metres = DatumGetFloat8(((Const *) radius)->constvalue);
-	if (geoidx::classify_disc_radius(metres) == geoidx::DiscRadius::invalid)
+	bool use_spheroid = DatumGetBool(((Const *) spheroid)->constvalue);
+	if (geoidx::classify_disc_radius(metres) == geoidx::DiscRadius::invalid || !IsA(column, Var))
 		return false;
+	/* a join asks once per way of reaching the table: the answer is the same each time */
+	const Var *v = (const Var *) column;
+	if (v->varlevelsup != 0 || v->varno < 1 || v->varno >= root->simple_rel_array_size)
+		return false;
+	Oid relid = planner_rt_fetch(v->varno, root)->relid;
+	for (const SampledMemo &m : sampled_memo)
+		if (m.generation == geoidx_relation_info_calls + 1 && m.relid == relid &&
+			m.varattno == v->varattno && m.metres == metres && m.use_spheroid == use_spheroid)
+		{
+			*share = m.share;
+			return true;
+		}
 	geoidx::LonLat centres[kSampledCentres];
 	int n = geoidx_tree_sample_points(root, column, centres, kSampledCentres);
 	if (n == 0)
 		return false;
 	double sum = 0.0;
 	for (int i = 0; i < n; i++)
-		sum += circle_selectivity(root, column, centres[i], metres,
-								  DatumGetBool(((Const *) spheroid)->constvalue), var_relid);
+		sum += circle_selectivity(root, column, centres[i], metres, use_spheroid, var_relid);
 	*share = geoidx::clamp_share(sum / n * centre_in_partition(root, column));
+	sampled_memo[sampled_next] = SampledMemo{
+		geoidx_relation_info_calls + 1, relid, v->varattno, metres, use_spheroid, *share};
+	sampled_next = (sampled_next + 1) % kSampledMemo;
 	return true;
 }
 
