@@ -91,13 +91,19 @@ region_ranges(const GeoidxCircle *c, int level)
 	cache.valid = true;
 }
 
-/* The column and level of a partition key geoidx_cell(col, level) on rel, or NULL. */
+} // namespace
+
+/*
+ * The column and level of rel's partition key if it is geoidx_cell(col,
+ * level) and partitions by range or list (each partition's rows a region of
+ * their own; a hash scatters the cells), or NULL.
+ */
 Var *
-cell_key(const GeoidxCatalog &o, RelOptInfo *rel, int *level)
+geoidx_cell_partition_key(const GeoidxCatalog &o, RelOptInfo *rel, int *level)
 {
-	if (rel->part_scheme == NULL || rel->part_scheme->strategy != PARTITION_STRATEGY_RANGE ||
+	if (rel->part_scheme == NULL || rel->part_scheme->strategy == PARTITION_STRATEGY_HASH ||
 		rel->part_scheme->partnatts != 1 || rel->partexprs == NULL ||
-		list_length(rel->partexprs[0]) != 1)
+		list_length(rel->partexprs[0]) != 1 || !OidIsValid(o.cell_fn))
 		return NULL;
 	Node *key = (Node *) linitial(rel->partexprs[0]);
 	if (!IsA(key, FuncExpr) || ((FuncExpr *) key)->funcid != o.cell_fn ||
@@ -113,6 +119,9 @@ cell_key(const GeoidxCatalog &o, RelOptInfo *rel, int *level)
 		return NULL;
 	return (Var *) col;
 }
+
+namespace
+{
 
 /*
  * Whether every row in the region has a cell: a disc or a distance below a
@@ -188,8 +197,8 @@ prune_by_cells(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte
 		!OidIsValid(o.within_op[0]))
 		return;
 	int level;
-	Var *col = cell_key(o, rel, &level);
-	if (col == NULL)
+	Var *col = geoidx_cell_partition_key(o, rel, &level);
+	if (col == NULL || rel->part_scheme->strategy != PARTITION_STRATEGY_RANGE)
 		return;
 	Node *key = (Node *) linitial(rel->partexprs[0]);
 	List *added = NIL;
