@@ -735,8 +735,11 @@ extern List *geoidx_dwithin_index_conditions(SupportRequestIndexCondition *req);
 extern double geoidx_dwithin_selectivity(SupportRequestSelectivity *req);
 extern double geoidx_region_pred_selectivity(SupportRequestSelectivity *req);
 /* tree_estimate.cc: the rows in a disc, counted in a geoidx index on the column */
+/* The pages one estimate of a disc may read: tens of microseconds on cached pages. */
+constexpr int kGeoidxEstimatePages = 48;
 extern bool geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat centre,
-								 double radius, bool use_spheroid, double *rows, double *total);
+								 double radius, bool use_spheroid, double *rows, double *total,
+								 int max_pages = kGeoidxEstimatePages);
 extern int geoidx_tree_sample_points(PlannerInfo *root, Node *column, geoidx::LonLat *out, int max);
 
 /* rewrite.cc: the planner hook that rewrites conditions into indexable ones */

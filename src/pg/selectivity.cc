@@ -59,7 +59,7 @@ geography_search_box(geoidx::LonLat centre, double radius, const GeoidxCatalog &
  */
 double
 circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, double radius,
-				   bool use_spheroid, int var_relid)
+				   bool use_spheroid, int var_relid, int max_pages = kGeoidxEstimatePages)
 {
 	geoidx::DiscRadius bound = geoidx::classify_disc_radius(radius);
 	if (bound == geoidx::DiscRadius::invalid)
@@ -75,7 +75,7 @@ circle_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 		return 1.0;
 
 	double rows, total;
-	if (geoidx_tree_estimate(root, column, centre, radius, use_spheroid, &rows, &total))
+	if (geoidx_tree_estimate(root, column, centre, radius, use_spheroid, &rows, &total, max_pages))
 		return geoidx::clamp_share(rows / total);
 
 	if (geography)
@@ -149,8 +149,14 @@ centre_in_partition(PlannerInfo *root, Node *column)
 	return live > 1 ? 1.0 / live : 1.0;
 }
 
-/* The centres a disc of unknown centre is estimated around. */
+/*
+ * The centres a disc of unknown centre is estimated around, and the pages
+ * each of their estimates may read: the mean of many rough counts, cheap
+ * enough to pay at every planning (a generic plan can be planned again and
+ * again; the memo below spares most of them).
+ */
 constexpr int kSampledCentres = 16;
+constexpr int kSamplePages = 6;
 
 /*
  * The last few sampled estimates, kept by the backend for as long as the
@@ -217,7 +223,8 @@ sampled_centre_selectivity(PlannerInfo *root, Node *column, Node *radius, Node *
 		return false;
 	double sum = 0.0;
 	for (int i = 0; i < n; i++)
-		sum += circle_selectivity(root, column, centres[i], metres, use_spheroid, var_relid);
+		sum += circle_selectivity(root, column, centres[i], metres, use_spheroid, var_relid,
+								  kSamplePages);
 	double mean = sum / n;
 	sampled_memo[sampled_next] =
 		SampledMemo{true, relid, v->varattno, rel->pages, rel->tuples, metres, use_spheroid, mean};

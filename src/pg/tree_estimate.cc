@@ -3,11 +3,11 @@
  * column (src/core/disc_estimate.h says why and what is counted).
  *
  * The walk is breadth-first from the root and reads at most
- * kEstimatePages pages: the boxes the edge of the disc crosses first (their
- * share is the uncertain part), then the boxes wholly inside. A page it does
- * not read is estimated from its parent's box: the parent's rows split evenly
- * among its entries, times the sampled share of the entry's box in the disc.
- * The root's rows are the planner's row count of the index (the table's).
+ * kGeoidxEstimatePages pages (or fewer, as the caller asks): the boxes the edge of the disc crosses
+ * first (their share is the uncertain part), then the boxes wholly inside. A page it does not read
+ * is estimated from its parent's box: the parent's rows split evenly among its entries, times the
+ * sampled share of the entry's box in the disc. The root's rows are the planner's row count of the
+ * index (the table's).
  *
  * One planning asks for the same disc several times (the table's rows, each
  * index path's conditions): the last few answers are kept for as long as no
@@ -33,9 +33,6 @@ extern "C"
 
 namespace
 {
-
-/* The planner's page budget per estimate: tens of microseconds on cached pages. */
-constexpr int kEstimatePages = 48;
 
 struct PendingPage
 {
@@ -154,6 +151,7 @@ struct MemoEntry
 	Oid index;
 	double lon, lat, radius;
 	bool use_spheroid;
+	int max_pages;
 	double rows;
 };
 
@@ -162,11 +160,12 @@ MemoEntry memo[kMemoEntries];
 int memo_next = 0;
 
 MemoEntry *
-memo_find(Oid index, geoidx::LonLat c, double radius, bool use_spheroid)
+memo_find(Oid index, geoidx::LonLat c, double radius, bool use_spheroid, int max_pages)
 {
 	for (MemoEntry &m : memo)
 		if (m.generation == geoidx_relation_info_calls + 1 && m.index == index && m.lon == c.lon &&
-			m.lat == c.lat && m.radius == radius && m.use_spheroid == use_spheroid)
+			m.lat == c.lat && m.radius == radius && m.use_spheroid == use_spheroid &&
+			m.max_pages == max_pages)
 			return &m;
 	return NULL;
 }
@@ -180,7 +179,7 @@ memo_find(Oid index, geoidx::LonLat c, double radius, bool use_spheroid)
  */
 bool
 geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat centre, double radius,
-					 bool use_spheroid, double *rows, double *total)
+					 bool use_spheroid, double *rows, double *total, int max_pages)
 {
 	const GeoidxCatalog &o = geoidx_catalog();
 	if (!OidIsValid(o.geoidx_am))
@@ -189,7 +188,7 @@ geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat centre, dou
 	if (info == NULL)
 		return false;
 
-	MemoEntry *m = memo_find(info->indexoid, centre, radius, use_spheroid);
+	MemoEntry *m = memo_find(info->indexoid, centre, radius, use_spheroid, max_pages);
 	if (m != NULL)
 	{
 		*rows = m->rows;
@@ -222,7 +221,7 @@ geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat centre, dou
 		int nnext = 0;
 		for (int i = 0; i < nlevel; i++)
 		{
-			if (read >= kEstimatePages)
+			if (read >= max_pages)
 				estimate += level[i].rows * level[i].share;
 			else
 			{
@@ -243,6 +242,7 @@ geoidx_tree_estimate(PlannerInfo *root, Node *column, geoidx::LonLat centre, dou
 								centre.lat,
 								radius,
 								use_spheroid,
+								max_pages,
 								estimate};
 	memo_next = (memo_next + 1) % kMemoEntries;
 	*rows = estimate;
