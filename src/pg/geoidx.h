@@ -749,6 +749,7 @@ extern void geoidx_install_rewrite_hook(void);
 extern void geoidx_install_nearest_append(void);
 /* partition_prune.cc: radius queries prune partitions on geoidx_cell */
 extern void geoidx_install_partition_prune(void);
+extern int geoidx_cell_call(const GeoidxCatalog &o, Node *e, struct Var **col);
 extern struct Var *geoidx_cell_partition_key(const GeoidxCatalog &o, struct RelOptInfo *rel,
 											 int *level);
 extern uint64 geoidx_relation_info_calls;

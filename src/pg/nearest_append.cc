@@ -76,18 +76,9 @@ struct CellConstraint
 int
 cell_call_level(const GeoidxCatalog &o, Node *e, AttrNumber attno)
 {
-	if (e == NULL || !IsA(e, FuncExpr) || ((FuncExpr *) e)->funcid != o.cell_fn)
-		return -1;
-	List *args = ((FuncExpr *) e)->args;
-	if (list_length(args) != 2)
-		return -1;
-	Node *v = (Node *) linitial(args), *l = (Node *) lsecond(args);
-	if (!IsA(v, Var) || ((Var *) v)->varattno != attno || ((Var *) v)->varlevelsup != 0)
-		return -1;
-	if (!IsA(l, Const) || ((Const *) l)->constisnull)
-		return -1;
-	int32 level = DatumGetInt32(((Const *) l)->constvalue);
-	return level >= 0 && level <= geoidx::kMaxCellLevel ? level : -1;
+	Var *col;
+	int level = geoidx_cell_call(o, e, &col);
+	return level >= 0 && col->varattno == attno && col->varlevelsup == 0 ? level : -1;
 }
 
 /* Start constraining at level (a finer level than the one seen replaces it: either bounds). */

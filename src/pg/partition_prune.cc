@@ -75,9 +75,9 @@ region_ranges(const GeoidxCircle *c, int level)
 	size_t n;
 	if (t.constant == 0 || (bounded && r < 0.0))
 		n = 0; /* no row is in the region: no partition is needed */
-	else if (!bounded || std::isnan(r) || (c->flags & GEOIDX_CIRCLE_CANDIDATE))
+	else if (!bounded || std::isnan(r))
 	{
-		/* the outside of a circle, a NaN bound (above every distance), a shape's box: all */
+		/* the outside of a circle, a NaN bound (above every distance): all */
 		cache.lo[0] = 0;
 		cache.hi[0] = geoidx::cells_at_level(level);
 		n = 1;
@@ -94,6 +94,28 @@ region_ranges(const GeoidxCircle *c, int level)
 } // namespace
 
 /*
+ * The level of e if it is geoidx_cell(a column, a constant level in range),
+ * with the column in *col; else -1. The one spelling of a cell key that
+ * partition keys, partition constraints and the pruning all recognise.
+ */
+int
+geoidx_cell_call(const GeoidxCatalog &o, Node *e, Var **col)
+{
+	if (e == NULL || !OidIsValid(o.cell_fn) || !IsA(e, FuncExpr) ||
+		((FuncExpr *) e)->funcid != o.cell_fn || list_length(((FuncExpr *) e)->args) != 2)
+		return -1;
+	Node *v = (Node *) linitial(((FuncExpr *) e)->args);
+	Node *l = (Node *) lsecond(((FuncExpr *) e)->args);
+	if (!IsA(v, Var) || !IsA(l, Const) || ((Const *) l)->constisnull)
+		return -1;
+	int32 level = DatumGetInt32(((Const *) l)->constvalue);
+	if (level < 0 || level > geoidx::kMaxCellLevel)
+		return -1;
+	*col = (Var *) v;
+	return level;
+}
+
+/*
  * The column and level of rel's partition key if it is geoidx_cell(col,
  * level) and partitions by range or list (each partition's rows a region of
  * their own; a hash scatters the cells), or NULL.
@@ -103,21 +125,11 @@ geoidx_cell_partition_key(const GeoidxCatalog &o, RelOptInfo *rel, int *level)
 {
 	if (rel->part_scheme == NULL || rel->part_scheme->strategy == PARTITION_STRATEGY_HASH ||
 		rel->part_scheme->partnatts != 1 || rel->partexprs == NULL ||
-		list_length(rel->partexprs[0]) != 1 || !OidIsValid(o.cell_fn))
+		list_length(rel->partexprs[0]) != 1)
 		return NULL;
-	Node *key = (Node *) linitial(rel->partexprs[0]);
-	if (!IsA(key, FuncExpr) || ((FuncExpr *) key)->funcid != o.cell_fn ||
-		list_length(((FuncExpr *) key)->args) != 2)
-		return NULL;
-	Node *col = (Node *) linitial(((FuncExpr *) key)->args);
-	Node *l = (Node *) lsecond(((FuncExpr *) key)->args);
-	if (!IsA(col, Var) || ((Var *) col)->varno != (int) rel->relid || !IsA(l, Const) ||
-		((Const *) l)->constisnull)
-		return NULL;
-	*level = DatumGetInt32(((Const *) l)->constvalue);
-	if (*level < 0 || *level > geoidx::kMaxCellLevel)
-		return NULL;
-	return (Var *) col;
+	Var *col;
+	*level = geoidx_cell_call(o, (Node *) linitial(rel->partexprs[0]), &col);
+	return *level >= 0 && col->varno == (int) rel->relid ? col : NULL;
 }
 
 namespace
@@ -144,7 +156,7 @@ inner_region(const GeoidxCatalog &o, Node *region)
 	if (!IsA(region, FuncExpr))
 		return false;
 	FuncExpr *f = (FuncExpr *) region;
-	if (f->funcid == o.circle_fn[0])
+	if (f->funcid == o.circle_fn[0] || f->funcid == o.candidate_fn[0])
 		return true;
 	if (f->funcid != o.circle_distance_fn[0] || list_length(f->args) != 3 ||
 		!IsA(lsecond(f->args), Const) || ((Const *) lsecond(f->args))->constisnull)
@@ -153,17 +165,54 @@ inner_region(const GeoidxCatalog &o, Node *region)
 	return op[0] == '<';
 }
 
-/* The region of a condition col <@ region (a value for the whole scan, and inner), or NULL. */
+/* Whether e is the same for every row of the scan: no column, nothing volatile, no subquery. */
+bool
+scan_constant(Node *e)
+{
+	return !contain_var_clause(e) && !contain_volatile_functions(e) && !contain_subplans(e);
+}
+
+/*
+ * The region of geoidx_dwithin(col, centre, metres[, spheroid]) whose centre
+ * may be a shape (a geometry parameter, say, which the planner cannot see
+ * is a point): the candidate disc around the centre's box, which holds every
+ * point within metres of it on the spheroid and on the sphere. The exact
+ * circle is what a centre known to be a point gives, through the rewrite to
+ * col <@ geoidx_circle(...); this is the rest.
+ */
+Expr *
+dwithin_region(const GeoidxCatalog &o, Expr *clause, Var *col)
+{
+	if (!IsA(clause, FuncExpr) || ((FuncExpr *) clause)->funcid != o.dwithin_fn[0] ||
+		!OidIsValid(o.candidate_fn[0]))
+		return NULL;
+	List *args = ((FuncExpr *) clause)->args;
+	if (list_length(args) < 3)
+		return NULL;
+	Node *a = (Node *) linitial(args), *b = (Node *) lsecond(args), *metres = (Node *) lthird(args);
+	Node *centre = equal(a, col) ? b : equal(b, col) ? a : NULL;
+	if (centre == NULL || !scan_constant(centre) || !scan_constant(metres))
+		return NULL;
+	return (Expr *) makeFuncExpr(o.candidate_fn[0], o.circle_type,
+								 list_make2(copyObjectImpl(centre), copyObjectImpl(metres)),
+								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+/*
+ * The region of a condition col <@ region or geoidx_dwithin(col, ...) (a
+ * value for the whole scan, and inner), or NULL.
+ */
 Expr *
 region_of(const GeoidxCatalog &o, Expr *clause, Var *col)
 {
+	if (Expr *r = dwithin_region(o, clause, col))
+		return r;
 	if (!IsA(clause, OpExpr) || ((OpExpr *) clause)->opno != o.within_op[0] ||
 		list_length(((OpExpr *) clause)->args) != 2)
 		return NULL;
 	Node *a = (Node *) linitial(((OpExpr *) clause)->args);
 	Node *region = (Node *) lsecond(((OpExpr *) clause)->args);
-	if (!equal(a, col) || contain_var_clause(region) || contain_volatile_functions(region) ||
-		contain_subplans(region) || !inner_region(o, region))
+	if (!equal(a, col) || !scan_constant(region) || !inner_region(o, region))
 		return NULL;
 	return (Expr *) region;
 }

@@ -455,6 +455,16 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 				sampled_centre_selectivity(call.root, column, (Node *) lsecond(f->args),
 										   (Node *) lthird(f->args), call.var_relid, &share))
 				PG_RETURN_FLOAT8(share);
+			/*
+			 * the candidate disc of a centre that may be a shape (a geometry
+			 * parameter): sampled as the disc of a point, what such a
+			 * parameter most often is (geoidx_dwithin's own estimate does so)
+			 */
+			if ((f->funcid == o.candidate_fn[0] || f->funcid == o.candidate_fn[1]) &&
+				list_length(f->args) == 2 && !IsA(column, Const) &&
+				sampled_centre_selectivity(call.root, column, (Node *) lsecond(f->args),
+										   makeBoolConst(false, false), call.var_relid, &share))
+				PG_RETURN_FLOAT8(share);
 			for (int g = 0; g < 2; g++)
 			{
 				if (f->funcid == o.circle_outside_fn[g])
