@@ -176,6 +176,73 @@ EXECUTE outside_of('SRID=4326;POINT EMPTY');
 RESET plan_cache_mode;
 RESET enable_seqscan;
 
+-- A parameter that may be a shape at run time (the planner cannot prove it a
+-- point): nearer and a ring read the candidate disc of their (outer) bound,
+-- with the call as the filter; the outside has no condition. Each against
+-- PostGIS for a point, a line, a polygon, EMPTY and NULL, in generic plans.
+-- Beyond keeps the circle of a point (keyset paging keeps its bound) and
+-- refuses a shape.
+SET enable_seqscan = off;
+SET plan_cache_mode = force_generic_plan;
+PREPARE near_lt(geometry, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE pos <~> $1 < $2;
+PREPARE near_le(geometry, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE pos <~> $1 <= $2;
+PREPARE ring_of(geometry, float8, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE geoidx_ring(pos, $1, $2, $3);
+PREPARE outside_g(geometry, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE NOT geoidx_dwithin(pos, $1, $2);
+EXPLAIN (COSTS OFF) EXECUTE near_lt('SRID=4326;POINT(5 45)', 1e5);
+EXPLAIN (COSTS OFF) EXECUTE ring_of('SRID=4326;POINT(5 45)', 1e5, 2e5);
+EXPLAIN (COSTS OFF) EXECUTE outside_g('SRID=4326;POINT(5 45)', 1e5);
+SET geoidx.rewrite_postgis = off; -- PostGIS's own calls for the reference
+CREATE FUNCTION shape_param_same(OUT same int, OUT total int) LANGUAGE plpgsql AS $$
+DECLARE c geometry; r float8; rr float8[]; got int[]; want int[];
+BEGIN
+	same := 0; total := 0;
+	FOR c IN SELECT unnest(ARRAY['SRID=4326;POINT(5 45)', 'SRID=4326;LINESTRING(0 40, 10 50)',
+								 'SRID=4326;POLYGON((0 40, 10 40, 10 50, 0 40))', 'SRID=4326;POINT EMPTY',
+								 NULL]::geometry[]) LOOP
+		FOREACH r IN ARRAY ARRAY[0, 1e5, 3e5, 'NaN', -1, 'Infinity']::float8[] LOOP
+			EXECUTE format('EXECUTE near_lt(%L::geometry, %L)', c, r) INTO got;
+			SELECT array_agg(id ORDER BY id) INTO want FROM pts WHERE ST_Distance(pos::geography, c::geography) < r;
+			same := same + (got IS NOT DISTINCT FROM want)::int; total := total + 1;
+			EXECUTE format('EXECUTE near_le(%L::geometry, %L)', c, r) INTO got;
+			SELECT array_agg(id ORDER BY id) INTO want FROM pts WHERE ST_Distance(pos::geography, c::geography) <= r;
+			same := same + (got IS NOT DISTINCT FROM want)::int; total := total + 1;
+			EXECUTE format('EXECUTE outside_g(%L::geometry, %L)', c, r) INTO got;
+			SELECT array_agg(id ORDER BY id) INTO want FROM pts WHERE NOT ST_DWithin(pos::geography, c::geography, r);
+			same := same + (got IS NOT DISTINCT FROM want)::int; total := total + 1;
+		END LOOP;
+		FOREACH rr SLICE 1 IN ARRAY ARRAY[[1e5, 3e5], [0, 2e5], [-1, 2e5], [1e5, 'NaN']]::float8[] LOOP
+			EXECUTE format('EXECUTE ring_of(%L::geometry, %L, %L)', c, rr[1], rr[2]) INTO got;
+			SELECT array_agg(id ORDER BY id) INTO want FROM pts
+			WHERE ST_DWithin(pos::geography, c::geography, rr[2]) AND NOT ST_DWithin(pos::geography, c::geography, rr[1]);
+			same := same + (got IS NOT DISTINCT FROM want)::int; total := total + 1;
+		END LOOP;
+	END LOOP;
+END $$;
+SELECT * FROM shape_param_same();
+RESET geoidx.rewrite_postgis;
+-- their estimates in a generic plan: the discs sampled where the rows are
+-- (the default share would be 5,000 rows of any table), within 3x of the rows
+CREATE FUNCTION plan_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE j json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO j;
+	RETURN (j->0->'Plan'->'Plans'->0->>'Plan Rows')::float8;
+END $$;
+PREPARE near_est(geometry) AS SELECT count(*) FROM pts WHERE pos <~> $1 < 5e5;
+PREPARE ring_est(geometry) AS SELECT count(*) FROM pts WHERE geoidx_ring(pos, $1, 2e5, 5e5);
+SELECT e.est BETWEEN e.actual / 3 AND e.actual * 3 AS near_estimate_within_3x
+FROM (SELECT plan_rows($$EXECUTE near_est('SRID=4326;POINT(5 45)')$$) AS est,
+			 (SELECT count(*) FROM ref WHERE d < 5e5) AS actual) e;
+SELECT e.est BETWEEN e.actual / 3 AND e.actual * 3 AS ring_estimate_within_3x
+FROM (SELECT plan_rows($$EXECUTE ring_est('SRID=4326;POINT(5 45)')$$) AS est,
+			 (SELECT count(*) FROM ref WHERE d <= 5e5 AND d > 2e5) AS actual) e;
+DROP FUNCTION plan_rows(text);
+PREPARE beyond_of(geometry) AS SELECT count(*) FROM pts WHERE pos <~> $1 > 1e5;
+EXECUTE beyond_of('SRID=4326;POLYGON((0 40, 10 40, 10 50, 0 40))');
+DROP FUNCTION shape_param_same();
+RESET plan_cache_mode;
+RESET enable_seqscan;
+
 DROP TABLE pts, ref, gpts;
 DROP FUNCTION same(text, text);
 DROP FUNCTION buffers(text);

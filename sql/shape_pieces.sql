@@ -70,13 +70,15 @@ FROM (VALUES ('SRID=4326;POINT(-65 49)'::geometry, 30000.0), ('SRID=4326;POINT(-
 
 -- rings around constant centres: NOT geoidx_dwithin is an index condition (the
 -- outside of a disc), which a shape meets when every piece lies beyond it
+-- (typed Point: a centre that could be a shape would get the candidate disc)
 SET enable_seqscan = off;
 CREATE TABLE pd3 AS SELECT * FROM geoidx_shape_decisions();
 SELECT ST_AsText(v.c) AS c, v.r1, v.r2,
 	(SELECT array_agg(id ORDER BY id) FROM bigz WHERE geoidx_ring(shape, v.c, v.r1, v.r2)) AS geoidx,
 	(SELECT array_agg(id ORDER BY id) FROM bigz WHERE ST_DWithin(g, v.c::geography, v.r2) AND NOT ST_DWithin(g, v.c::geography, v.r1)) AS postgis
-FROM (VALUES ('SRID=4326;POINT(-65 41)'::geometry, 150000.0, 1500000.0), ('SRID=4326;POINT(-73 49)', 150000.0, 3000000.0),
-	('SRID=4326;POINT(-69 45.5)', 10000.0, 4000000.0)) v(c, r1, r2) ORDER BY v.r2, v.r1;
+FROM (VALUES ('SRID=4326;POINT(-65 41)'::geometry(Point, 4326), 150000.0, 1500000.0),
+	('SRID=4326;POINT(-73 49)'::geometry(Point, 4326), 150000.0, 3000000.0),
+	('SRID=4326;POINT(-69 45.5)'::geometry(Point, 4326), 10000.0, 4000000.0)) v(c, r1, r2) ORDER BY v.r2, v.r1;
 -- the band's box holds the first two centres, its pieces lie beyond 150 km of them
 SELECT d.by_pieces - pd3.by_pieces >= 2 AS rings_by_pieces FROM geoidx_shape_decisions() d, pd3;
 -- the two nearest zones of every 25th probe: PostGIS's distances (~30 ms a probe: 12,000 vertices)

@@ -48,21 +48,27 @@ dwithin_memo_centre(DwithinMemo *m, RawPoint a, GeoPoint ga, RawPoint b, GeoPoin
 	return centre == 1 ? DwithinCentre::a : DwithinCentre::b;
 }
 
+/* Judge a pair with the memo's cheap tests: inside, outside or maybe. */
+Verdict
+dwithin_memo_classify(DwithinMemo *m, RawPoint a, LonLat lla, RawPoint b, LonLat llb, double radius,
+					  bool use_spheroid)
+{
+	GeoPoint ga = geographic_point(lla);
+	GeoPoint gb = geographic_point(llb);
+	DwithinCentre centre = dwithin_memo_centre(m, a, ga, b, gb, radius, use_spheroid);
+	const LonLat &other = centre == DwithinCentre::a ? llb : lla;
+	const GeoPoint &gother = centre == DwithinCentre::a ? gb : ga;
+	if (std::fabs(other.lat - m->center_lat_deg) > m->test.reject_dlat_deg)
+		return Verdict::outside;
+	return classify_box(m->test, box_of(unit_vector(gother)));
+}
+
 /* Return ST_DWithin(a, b, radius, use_spheroid), cheap tests first. */
 bool
 dwithin_memo_test(DwithinMemo *m, RawPoint a, LonLat lla, RawPoint b, LonLat llb, double radius,
 				  bool use_spheroid)
 {
-	GeoPoint ga = geographic_point(lla);
-	GeoPoint gb = geographic_point(llb);
-	DwithinCentre centre = dwithin_memo_centre(m, a, ga, b, gb, radius, use_spheroid);
-
-	/* The cheap tests are symmetric bounds; the exact test keeps PostGIS's argument order. */
-	const LonLat &other = centre == DwithinCentre::a ? llb : lla;
-	const GeoPoint &gother = centre == DwithinCentre::a ? gb : ga;
-	if (std::fabs(other.lat - m->center_lat_deg) > m->test.reject_dlat_deg)
-		return false;
-	switch (classify_box(m->test, box_of(unit_vector(gother))))
+	switch (dwithin_memo_classify(m, a, lla, b, llb, radius, use_spheroid))
 	{
 		case Verdict::outside:
 			return false;
@@ -71,7 +77,8 @@ dwithin_memo_test(DwithinMemo *m, RawPoint a, LonLat lla, RawPoint b, LonLat llb
 		case Verdict::maybe:
 			break;
 	}
-	return st_dwithin(ga, gb, radius, use_spheroid);
+	/* The cheap tests are symmetric bounds; the exact test keeps PostGIS's argument order. */
+	return st_dwithin(geographic_point(lla), geographic_point(llb), radius, use_spheroid);
 }
 
 } // namespace geoidx

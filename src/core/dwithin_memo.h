@@ -58,6 +58,16 @@ DwithinCentre dwithin_memo_centre(DwithinMemo *m, RawPoint a, GeoPoint ga, RawPo
 								  double radius, bool use_spheroid);
 
 /*
+ * Judge two points that went through the geography cast with the memo's cheap
+ * tests alone: inside when their distance is surely below radius (ST_DWithin
+ * holds, and st_distance < radius), outside when it is surely above (neither
+ * holds, and st_distance > radius), else maybe: the caller decides exactly.
+ * radius: >= 0 and finite, checked by the caller.
+ */
+Verdict dwithin_memo_classify(DwithinMemo *m, RawPoint a, LonLat lla, RawPoint b, LonLat llb,
+							  double radius, bool use_spheroid);
+
+/*
  * Return ST_DWithin(a, b, radius, use_spheroid) for two points that went
  * through the geography cast (raw: their coordinates before it), with the
  * memo's cheap tests first. radius: >= 0, checked by the caller.

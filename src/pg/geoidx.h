@@ -757,6 +757,8 @@ extern bool geoidx_rewrite_postgis;
 extern bool geoidx_leads_index(const GeoidxCatalog &o, Oid relid, AttrNumber attno,
 							   bool *unconditional);
 /* rewrite_geography.cc: PostGIS's geography forms on a geoidx-indexed column, as geoidx's calls */
+extern Node *geoidx_disc_radius(const GeoidxCatalog &o, PlannerInfo *root, struct RelOptInfo *rel,
+								Node *n);
 extern Node *geoidx_rewrite_geography_forms(const GeoidxCatalog &o, PlannerInfo *root, Node *expr,
 											struct RelOptInfo *rel, Oid relid, bool *changed);
 extern Node *geoidx_sphere_distance_candidates(const GeoidxCatalog &o, PlannerInfo *root,

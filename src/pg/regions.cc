@@ -13,6 +13,7 @@
  * each has the support function that turns it into `col <@ circle` index
  * conditions (support_regions.cc).
  */
+#include "dwithin_memo.h"
 #include "geodesy.h"
 
 #include "geoidx.h"
@@ -62,13 +63,18 @@ read_pair(FunctionCallInfo fcinfo, const char *const what[2], geoidx::GeoPoint *
 	return true;
 }
 
-/* Compare a <~> b with x; NULL where a <~> b is NULL (an EMPTY point). */
+/*
+ * Compare a <~> b with x; NULL where a <~> b is NULL (an EMPTY point). Two
+ * points are judged first by the cheap tests of a memo around the argument
+ * that stays the same from row to row (fn_extra, as geoidx_dwithin's): the
+ * filter of a scan whose index condition was the candidate disc of a
+ * parameter, which the planner could not prove a point, runs on every row.
+ */
 Datum
 compare_distance(FunctionCallInfo fcinfo, const char *const what[2], bool beyond)
 {
 	double x = PG_GETARG_FLOAT8(2);
 	bool inclusive = PG_NARGS() > 3 ? PG_GETARG_BOOL(3) : false;
-	geoidx::GeoPoint a, b;
 	double d;
 	if (geoidx_datum_is_shape(PG_GETARG_DATUM(0)) || geoidx_datum_is_shape(PG_GETARG_DATUM(1)))
 	{
@@ -78,10 +84,32 @@ compare_distance(FunctionCallInfo fcinfo, const char *const what[2], bool beyond
 			PG_RETURN_NULL();
 		d = DatumGetFloat8(r);
 	}
-	else if (!read_pair(fcinfo, what, &a, &b))
-		PG_RETURN_NULL();
 	else
-		d = geoidx::st_distance(a, b, true);
+	{
+		GeoidxPoint pa, pb;
+		geoidx::LonLat lla, llb;
+		bool have_a = geoidx_read_point(PG_GETARG_DATUM(0), what[0], &pa, &lla);
+		bool have_b = geoidx_read_point(PG_GETARG_DATUM(1), what[1], &pb, &llb);
+		if (!have_a || !have_b)
+			PG_RETURN_NULL();
+		if (x >= 0.0 && std::isfinite(x))
+		{
+			geoidx::DwithinMemo *memo = (geoidx::DwithinMemo *) fcinfo->flinfo->fn_extra;
+			if (memo == NULL)
+			{
+				memo = (geoidx::DwithinMemo *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+																	  sizeof(geoidx::DwithinMemo));
+				fcinfo->flinfo->fn_extra = memo;
+			}
+			geoidx::Verdict v =
+				geoidx::dwithin_memo_classify(memo, geoidx::RawPoint{pa.x, pa.y}, lla,
+											  geoidx::RawPoint{pb.x, pb.y}, llb, x, true);
+			/* inside: d < x, so not >, >= and also < and <=; outside: the converse */
+			if (v != geoidx::Verdict::maybe)
+				PG_RETURN_BOOL(beyond == (v == geoidx::Verdict::outside));
+		}
+		d = geoidx::st_distance(geoidx::geographic_point(lla), geoidx::geographic_point(llb), true);
+	}
 	/* float8's own comparisons: NaN above every number */
 	if (beyond)
 		PG_RETURN_BOOL(inclusive ? float8_ge(d, x) : float8_gt(d, x));

@@ -348,6 +348,17 @@ float8_comparison(const GeoidxCatalog &o, Oid opno)
 	return -1;
 }
 
+/* Whether the ORDER BY of this query may be given another (equal) expression. */
+bool
+plain_ordered_select(const Query *q)
+{
+	return q->commandType == CMD_SELECT && q->sortClause != NIL && !q->hasAggs &&
+		   q->groupClause == NIL && q->groupingSets == NIL && q->havingQual == NULL &&
+		   !q->hasWindowFuncs && q->setOperations == NULL && !q->hasTargetSRFs;
+}
+
+} // namespace
+
 /*
  * The radius of the candidate disc of a sphere-distance comparison with the
  * bound n, or NULL: a constant as it is; a parameter (or any bound known
@@ -357,7 +368,7 @@ float8_comparison(const GeoidxCatalog &o, Oid opno)
  * gives no condition at all.
  */
 Node *
-disc_radius(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel, Node *n)
+geoidx_disc_radius(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel, Node *n)
 {
 	if (exprType(n) != FLOAT8OID)
 		return NULL;
@@ -390,17 +401,6 @@ disc_radius(const GeoidxCatalog &o, PlannerInfo *root, RelOptInfo *rel, Node *n)
 	return (Node *) c;
 }
 
-/* Whether the ORDER BY of this query may be given another (equal) expression. */
-bool
-plain_ordered_select(const Query *q)
-{
-	return q->commandType == CMD_SELECT && q->sortClause != NIL && !q->hasAggs &&
-		   q->groupClause == NIL && q->groupingSets == NIL && q->havingQual == NULL &&
-		   !q->hasWindowFuncs && q->setOperations == NULL && !q->hasTargetSRFs;
-}
-
-} // namespace
-
 /*
  * For a sphere distance compared with a bound known before the scan,
  * ST_Distance(col::geography, g, false) < r (or <=, or the mirror;
@@ -409,7 +409,7 @@ plain_ordered_select(const Query *q)
  * no region of the sphere distance, but every row the comparison keeps is in
  * that disc (it holds sphere distances up to r plus 1 %), so the comparison
  * stays, as PostGIS wrote it, and the index reads only the disc. A NaN bound
- * keeps every row (disc_radius).
+ * keeps every row (geoidx_disc_radius).
  */
 Node *
 geoidx_sphere_distance_candidates(const GeoidxCatalog &o, PlannerInfo *root, Node *qual,
@@ -431,7 +431,7 @@ geoidx_sphere_distance_candidates(const GeoidxCatalog &o, PlannerInfo *root, Nod
 	if (!IsA(dist, FuncExpr) || ((FuncExpr *) dist)->funcid != o.pg_distance_fn ||
 		list_length(((FuncExpr *) dist)->args) != 3)
 		return NULL;
-	Node *radius = disc_radius(o, root, rel, bound);
+	Node *radius = geoidx_disc_radius(o, root, rel, bound);
 	if (radius == NULL)
 		return NULL;
 	FuncExpr *f = (FuncExpr *) dist;

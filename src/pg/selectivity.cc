@@ -311,6 +311,46 @@ region_selectivity(PlannerInfo *root, Node *column, geoidx::LonLat centre, doubl
 		mode, circle_selectivity(root, column, centre, radius, use_spheroid, var_relid));
 }
 
+/*
+ * A region predicate whose centre is not known at planning (a parameter of a
+ * generic plan, a column of an outer row) and whose bounds are: its share
+ * of the discs sampled where the rows are, as geoidx_dwithin's; else fallback.
+ */
+double
+sampled_region_selectivity(SupportRequestSelectivity *req, GeoidxPred pred, double fallback)
+{
+	Node *a = (Node *) linitial(req->args), *b = (Node *) lsecond(req->args);
+	bool va = contain_var_clause(a), vb = contain_var_clause(b);
+	if (va == vb)
+		return fallback;
+	Node *column = va ? a : b;
+	/* the last argument is use_spheroid for outside and ring, inclusive for the comparisons */
+	Node *spheroid = pred == GeoidxPred::outside || pred == GeoidxPred::ring
+						 ? (Node *) llast(req->args)
+						 : makeBoolConst(true, false);
+	double near_share, far_share;
+	if (!sampled_centre_selectivity(req->root, column, (Node *) lthird(req->args), spheroid,
+									req->varRelid, &near_share))
+		return fallback;
+	switch (pred)
+	{
+		case GeoidxPred::ring:
+			if (!sampled_centre_selectivity(req->root, column, (Node *) lfourth(req->args),
+											spheroid, req->varRelid, &far_share))
+				return fallback;
+			return geoidx::ring_share(far_share, near_share);
+		case GeoidxPred::outside:
+			return geoidx::region_share_of_disc(geoidx::RegionMode::outside, near_share);
+		case GeoidxPred::beyond:
+			return geoidx::region_share_of_disc(geoidx::RegionMode::dist_gt, near_share);
+		case GeoidxPred::nearer:
+			return geoidx::region_share_of_disc(geoidx::RegionMode::dist_lt, near_share);
+		case GeoidxPred::none:
+			break;
+	}
+	return fallback;
+}
+
 } // namespace
 
 /* Estimate the share of rows for which a region predicate holds. */
@@ -340,7 +380,7 @@ geoidx_region_pred_selectivity(SupportRequestSelectivity *req)
 		centre = (Const *) ea;
 	}
 	else
-		return fallback;
+		return sampled_region_selectivity(req, pred, fallback);
 	double nums[2];
 	for (int i = 0; i < (pred == GeoidxPred::ring ? 2 : 1); i++)
 	{

@@ -11,6 +11,7 @@ extern "C"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
@@ -90,7 +91,8 @@ geoidx_region_index_conditions(SupportRequestIndexCondition *req)
 	 * parameter keeps the circle of a point, whose constructor refuses a
 	 * shape: keyset paging with a generic plan must keep its condition.)
 	 */
-	if (IsA(other, Const) && !geoidx_is_point_for_every_row(other, o))
+	bool maybe_shape = !geoidx_is_point_for_every_row(other, o);
+	if (IsA(other, Const) && maybe_shape)
 	{
 		Node *bound = (Node *) lthird(clause->args);
 		if (pred != GeoidxPred::nearer || !IsA(bound, Const) || ((Const *) bound)->constisnull)
@@ -99,6 +101,25 @@ geoidx_region_index_conditions(SupportRequestIndexCondition *req)
 		if (std::isnan(r) || r < 0.0)
 			return NIL;
 		return geoidx_shape_index_condition(req, column, other, bound);
+	}
+	/*
+	 * A parameter the planner cannot prove a point may be a shape at run
+	 * time, which no circle of a point holds. Nearer than a bound is within
+	 * the candidate disc of that bound (a NaN bound: the whole sphere's), a
+	 * ring within that of its outer radius, and the call stays as the filter
+	 * (cheap for a point: the memos of geoidx_nearer and geoidx_dwithin). The
+	 * outside of a shape is no circle's: no condition. Beyond a bound keeps
+	 * the circle of a point, which refuses a shape with an error: keyset
+	 * paging with a prepared point centre must keep its bound.
+	 */
+	if (maybe_shape && pred == GeoidxPred::outside)
+		return NIL;
+	if (maybe_shape && (pred == GeoidxPred::nearer || pred == GeoidxPred::ring))
+	{
+		Node *bound =
+			(Node *) (pred == GeoidxPred::ring ? lfourth(clause->args) : lthird(clause->args));
+		Node *radius = geoidx_disc_radius(o, req->root, req->index->rel, bound);
+		return radius == NULL ? NIL : geoidx_shape_index_condition(req, column, other, radius);
 	}
 
 	if (pred == GeoidxPred::beyond || pred == GeoidxPred::nearer)

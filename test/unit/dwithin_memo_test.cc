@@ -157,6 +157,51 @@ TEST(DwithinMemo, BoundaryRadiiFollowTheArgumentOrder)
 	EXPECT_GT(asymmetric, 0);
 }
 
+/*
+ * The cheap verdicts alone (what geoidx_nearer and geoidx_beyond take from
+ * the memo): inside means the distance is below the radius, outside above it,
+ * strictly, even at radii a bit either side of a pair's own distance; and
+ * they decide most rows, or the memo would spare nothing.
+ */
+TEST(DwithinMemo, ClassifyIsStrictAgainstTheDistance)
+{
+	std::mt19937_64 rng(31);
+	long decided = 0, calls = 0;
+	for (bool spheroid : {true, false})
+		for (int q = 0; q < 40; q++)
+		{
+			Arg centre = random_arg(rng, q % 5 == 0);
+			GeoPoint gc = geographic_point(centre.ll);
+			for (int i = 0; i < 2000; i++)
+			{
+				Arg row = (i % 4 == 0) ? random_arg(rng, false) : near(rng, centre, 3.0);
+				double d = st_distance(gc, geographic_point(row.ll), spheroid);
+				double radii[5] = {d, std::nextafter(d, 0.0), std::nextafter(d, 1e300),
+								   d * (1.0 + 1e-9), 250000.0};
+				for (double r : radii)
+				{
+					if (!(r >= 0.0))
+						continue;
+					DwithinMemo m = empty_memo();
+					Verdict v = dwithin_memo_classify(&m, row.raw, row.ll, centre.raw, centre.ll, r,
+													  spheroid);
+					calls++;
+					if (v == Verdict::inside)
+					{
+						ASSERT_LT(d, r) << "inside at " << r << ", distance " << d;
+					}
+					else if (v == Verdict::outside)
+					{
+						ASSERT_GT(d, r) << "outside at " << r << ", distance " << d;
+					}
+					decided += v != Verdict::maybe && r == 250000.0;
+				}
+			}
+		}
+	/* 250 km against rows within ~300 km and anywhere: nearly all decided cheaply */
+	EXPECT_GT(decided, calls / 5 * 9 / 10);
+}
+
 /* Random calls: the constant side, the radius and the model change at random, one memo. */
 TEST(DwithinMemo, RandomCallSequencesEqualBruteForce)
 {
