@@ -167,15 +167,23 @@ not_all_visible() {
            WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
              AND n.nspname NOT LIKE 'pg_toast%' AND c.relpages > 0 AND c.relallvisible < c.relpages"
 }
+# An autovacuum of a freshly loaded table can still be at work: a page it
+# pins is skipped by our VACUUM, and its ANALYZE may write the count of
+# all-visible pages it read before ours (seen once: world left at 0). So a
+# few rounds, a few seconds apart.
 settle_visibility() {
-  local tables
+  local tables round
   tables=$(not_all_visible)
   [[ -z $tables ]] && return 0
-  sql -c "VACUUM (ANALYZE) $tables" >/dev/null
-  tables=$(not_all_visible)
+  for round in 1 2 3 4; do
+    sql -c "VACUUM (ANALYZE) $tables" >/dev/null
+    tables=$(not_all_visible)
+    [[ -z $tables ]] && break
+    sleep 3
+  done
   [[ -z $tables ]] ||
-    die "tables still not all visible after VACUUM (an open transaction elsewhere holds back the horizon; index-only scans would fetch every row): $tables"
-  step "data: vacuumed what the parallel loaders left not all visible"
+    die "tables still not all visible after 4 VACUUMs (an open transaction elsewhere holds back the horizon; index-only scans would fetch every row): $tables"
+  step "data: vacuumed what the parallel loaders left not all visible ($round round(s))"
 }
 
 # partitioned_table DATASET N TABLE (P): the data set range-partitioned on
