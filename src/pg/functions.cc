@@ -100,6 +100,23 @@ geoidx_distance(PG_FUNCTION_ARGS)
 }
 
 /* Return ST_DWithin(a::geography, b::geography, metres, use_spheroid); false if either is EMPTY. */
+/*
+ * The cheap tests of the centre seen last by this call site (either argument
+ * may be the constant one), kept in fn_extra: zeroed memory is the empty memo.
+ */
+geoidx::DwithinMemo *
+geoidx_call_dwithin_memo(FunctionCallInfo fcinfo)
+{
+	geoidx::DwithinMemo *memo = (geoidx::DwithinMemo *) fcinfo->flinfo->fn_extra;
+	if (memo == NULL)
+	{
+		memo = (geoidx::DwithinMemo *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+															  sizeof(geoidx::DwithinMemo));
+		fcinfo->flinfo->fn_extra = memo;
+	}
+	return memo;
+}
+
 extern "C" Datum
 geoidx_dwithin(PG_FUNCTION_ARGS)
 {
@@ -138,20 +155,9 @@ geoidx_dwithin(PG_FUNCTION_ARGS)
 	if (!have_a || !have_b || geoidx_radius_holds_nothing(metres))
 		PG_RETURN_BOOL(false);
 
-	/*
-	 * The cheap tests of the centre seen last (either argument may be the
-	 * constant one), kept in fn_extra: zeroed memory is the empty memo.
-	 */
-	geoidx::DwithinMemo *memo = (geoidx::DwithinMemo *) fcinfo->flinfo->fn_extra;
-	if (memo == NULL)
-	{
-		memo = (geoidx::DwithinMemo *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
-															  sizeof(geoidx::DwithinMemo));
-		fcinfo->flinfo->fn_extra = memo;
-	}
-	PG_RETURN_BOOL(geoidx::dwithin_memo_test(memo, geoidx::RawPoint{a.x, a.y}, lla,
-											 geoidx::RawPoint{b.x, b.y}, llb, metres,
-											 use_spheroid));
+	PG_RETURN_BOOL(
+		geoidx::dwithin_memo_test(geoidx_call_dwithin_memo(fcinfo), geoidx::RawPoint{a.x, a.y}, lla,
+								  geoidx::RawPoint{b.x, b.y}, llb, metres, use_spheroid));
 }
 
 extern "C"

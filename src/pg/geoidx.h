@@ -685,6 +685,12 @@ extern bool geoidx_postgis_call(int fn, Datum a, const char *what_a, Datum b, co
 extern "C" Datum geoidx_distance_op(PG_FUNCTION_ARGS);
 extern "C" Datum geoidx_distance(PG_FUNCTION_ARGS);
 extern "C" Datum geoidx_dwithin(PG_FUNCTION_ARGS);
+/* functions.cc: the per-call-site memo of geoidx_dwithin's cheap tests (geoidx_nearer's too) */
+namespace geoidx
+{
+struct DwithinMemo;
+}
+extern geoidx::DwithinMemo *geoidx_call_dwithin_memo(FunctionCallInfo fcinfo);
 
 /* search_box.cc: geoidx_search_box, and boxes as PostGIS polygons */
 namespace geoidx

@@ -94,16 +94,9 @@ compare_distance(FunctionCallInfo fcinfo, const char *const what[2], bool beyond
 			PG_RETURN_NULL();
 		if (x >= 0.0 && std::isfinite(x))
 		{
-			geoidx::DwithinMemo *memo = (geoidx::DwithinMemo *) fcinfo->flinfo->fn_extra;
-			if (memo == NULL)
-			{
-				memo = (geoidx::DwithinMemo *) MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
-																	  sizeof(geoidx::DwithinMemo));
-				fcinfo->flinfo->fn_extra = memo;
-			}
-			geoidx::Verdict v =
-				geoidx::dwithin_memo_classify(memo, geoidx::RawPoint{pa.x, pa.y}, lla,
-											  geoidx::RawPoint{pb.x, pb.y}, llb, x, true);
+			geoidx::Verdict v = geoidx::dwithin_memo_classify(
+				geoidx_call_dwithin_memo(fcinfo), geoidx::RawPoint{pa.x, pa.y}, lla,
+				geoidx::RawPoint{pb.x, pb.y}, llb, x, true);
 			/* inside: d < x, so not >, >= and also < and <=; outside: the converse */
 			if (v != geoidx::Verdict::maybe)
 				PG_RETURN_BOOL(beyond == (v == geoidx::Verdict::outside));
