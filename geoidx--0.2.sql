@@ -465,6 +465,18 @@ CREATE FUNCTION @extschema@.geoidx_candidate_circle(g geography, metres float8)
 	AS 'MODULE_PATHNAME', 'geoidx_candidate_circle'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- The rows beyond (op: > or >=) metres of g, a point or a shape: the lossy
+-- index condition of keyset paging away from a value that may be a shape.
+CREATE FUNCTION @extschema@.geoidx_candidate_beyond(g geometry, op text, metres float8)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_candidate_beyond'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@.geoidx_candidate_beyond(g geography, op text, metres float8)
+	RETURNS @extschema@.geoidx_circle
+	AS 'MODULE_PATHNAME', 'geoidx_candidate_beyond'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE FUNCTION @extschema@.geoidx_shape_support(internal)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'geoidx_shape_support'

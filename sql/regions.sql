@@ -180,20 +180,26 @@ RESET enable_seqscan;
 -- point): nearer and a ring read the candidate disc of their (outer) bound,
 -- with the call as the filter; the outside has no condition. Each against
 -- PostGIS for a point, a line, a polygon, EMPTY and NULL, in generic plans.
--- Beyond keeps the circle of a point (keyset paging keeps its bound) and
--- refuses a shape.
+-- Beyond reads geoidx_candidate_beyond's region: a point's exact one (keyset
+-- paging keeps its bound), the outside of a smaller sphere disc for a shape.
 SET enable_seqscan = off;
 SET plan_cache_mode = force_generic_plan;
 PREPARE near_lt(geometry, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE pos <~> $1 < $2;
 PREPARE near_le(geometry, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE pos <~> $1 <= $2;
 PREPARE ring_of(geometry, float8, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE geoidx_ring(pos, $1, $2, $3);
 PREPARE outside_g(geometry, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE NOT geoidx_dwithin(pos, $1, $2);
+PREPARE beyond_gt(geometry, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE pos <~> $1 > $2;
+PREPARE beyond_ge(geometry, float8) AS SELECT array_agg(id ORDER BY id) FROM pts WHERE pos <~> $1 >= $2;
+-- keyset paging away from the parameter: the distances of a page of 700
+PREPARE away(geometry, float8) AS SELECT array_agg(d ORDER BY d) FROM
+	(SELECT pos <~> $1 AS d FROM pts WHERE pos <~> $1 > $2 ORDER BY pos <~> $1 LIMIT 700) s;
 EXPLAIN (COSTS OFF) EXECUTE near_lt('SRID=4326;POINT(5 45)', 1e5);
 EXPLAIN (COSTS OFF) EXECUTE ring_of('SRID=4326;POINT(5 45)', 1e5, 2e5);
 EXPLAIN (COSTS OFF) EXECUTE outside_g('SRID=4326;POINT(5 45)', 1e5);
+EXPLAIN (COSTS OFF) EXECUTE away('SRID=4326;POINT(5 45)', 1e5);
 SET geoidx.rewrite_postgis = off; -- PostGIS's own calls for the reference
 CREATE FUNCTION shape_param_same(OUT same int, OUT total int) LANGUAGE plpgsql AS $$
-DECLARE c geometry; r float8; rr float8[]; got int[]; want int[];
+DECLARE c geometry; r float8; rr float8[]; got int[]; want int[]; d float8; dgot float8[]; dwant float8[];
 BEGIN
 	same := 0; total := 0;
 	FOR c IN SELECT unnest(ARRAY['SRID=4326;POINT(5 45)', 'SRID=4326;LINESTRING(0 40, 10 50)',
@@ -209,6 +215,12 @@ BEGIN
 			EXECUTE format('EXECUTE outside_g(%L::geometry, %L)', c, r) INTO got;
 			SELECT array_agg(id ORDER BY id) INTO want FROM pts WHERE NOT ST_DWithin(pos::geography, c::geography, r);
 			same := same + (got IS NOT DISTINCT FROM want)::int; total := total + 1;
+			EXECUTE format('EXECUTE beyond_gt(%L::geometry, %L)', c, r) INTO got;
+			SELECT array_agg(id ORDER BY id) INTO want FROM pts WHERE ST_Distance(pos::geography, c::geography) > r;
+			same := same + (got IS NOT DISTINCT FROM want)::int; total := total + 1;
+			EXECUTE format('EXECUTE beyond_ge(%L::geometry, %L)', c, r) INTO got;
+			SELECT array_agg(id ORDER BY id) INTO want FROM pts WHERE ST_Distance(pos::geography, c::geography) >= r;
+			same := same + (got IS NOT DISTINCT FROM want)::int; total := total + 1;
 		END LOOP;
 		FOREACH rr SLICE 1 IN ARRAY ARRAY[[1e5, 3e5], [0, 2e5], [-1, 2e5], [1e5, 'NaN']]::float8[] LOOP
 			EXECUTE format('EXECUTE ring_of(%L::geometry, %L, %L)', c, rr[1], rr[2]) INTO got;
@@ -216,9 +228,28 @@ BEGIN
 			WHERE ST_DWithin(pos::geography, c::geography, rr[2]) AND NOT ST_DWithin(pos::geography, c::geography, rr[1]);
 			same := same + (got IS NOT DISTINCT FROM want)::int; total := total + 1;
 		END LOOP;
+		-- every page away from c, until one comes back empty
+		d := -1;
+		LOOP
+			EXECUTE format('EXECUTE away(%L::geometry, %L)', c, d) INTO dgot;
+			SELECT array_agg(x ORDER BY x) INTO dwant FROM (SELECT ST_Distance(pos::geography, c::geography) AS x
+				FROM pts WHERE ST_Distance(pos::geography, c::geography) > d ORDER BY 1 LIMIT 700) s;
+			same := same + (dgot IS NOT DISTINCT FROM dwant)::int; total := total + 1;
+			EXIT WHEN dgot IS NULL OR dgot IS DISTINCT FROM dwant;
+			d := dgot[array_upper(dgot, 1)];
+		END LOOP;
 	END LOOP;
 END $$;
 SELECT * FROM shape_param_same();
+-- a constant shape: the same region; geography too
+EXPLAIN (COSTS OFF) SELECT id FROM pts WHERE pos <~> 'SRID=4326;LINESTRING(0 40, 10 50)'::geometry > 3e5
+	ORDER BY pos <~> 'SRID=4326;LINESTRING(0 40, 10 50)'::geometry LIMIT 5;
+SELECT same($$SELECT id FROM pts WHERE pos <~> 'SRID=4326;POLYGON((0 40, 10 40, 10 50, 0 40))'::geometry > 2e5$$,
+		$$SELECT id FROM pts WHERE ST_Distance(pos::geography, 'SRID=4326;POLYGON((0 40, 10 40, 10 50, 0 40))') > 2e5$$)
+		AS constant_shape_beyond,
+	same($$SELECT id FROM gpts WHERE g <~> 'SRID=4326;LINESTRING(-10 35, 0 40, 10 50)'::geography >= 1.5e5$$,
+		$$SELECT id FROM gpts WHERE ST_Distance(g, 'SRID=4326;LINESTRING(-10 35, 0 40, 10 50)') >= 1.5e5$$)
+		AS geography_shape_beyond;
 RESET geoidx.rewrite_postgis;
 -- their estimates in a generic plan: the discs sampled where the rows are
 -- (the default share would be 5,000 rows of any table), within 3x of the rows
@@ -237,8 +268,6 @@ SELECT e.est BETWEEN e.actual / 3 AND e.actual * 3 AS ring_estimate_within_3x
 FROM (SELECT plan_rows($$EXECUTE ring_est('SRID=4326;POINT(5 45)')$$) AS est,
 			 (SELECT count(*) FROM ref WHERE d <= 5e5 AND d > 2e5) AS actual) e;
 DROP FUNCTION plan_rows(text);
-PREPARE beyond_of(geometry) AS SELECT count(*) FROM pts WHERE pos <~> $1 > 1e5;
-EXECUTE beyond_of('SRID=4326;POLYGON((0 40, 10 40, 10 50, 0 40))');
 DROP FUNCTION shape_param_same();
 RESET plan_cache_mode;
 RESET enable_seqscan;

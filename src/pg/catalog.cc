@@ -123,6 +123,7 @@ load_point_type(GeoidxCatalog *c, int g, Oid t, Oid ours, Oid postgis)
 	c->circle_distance_fn[g] = function_if(t, "geoidx_circle_distance", ours, 3, distance3);
 	const Oid candidate2[2] = {t, FLOAT8OID};
 	c->candidate_fn[g] = function_if(t, "geoidx_candidate_circle", ours, 2, candidate2);
+	c->candidate_beyond_fn[g] = function_if(t, "geoidx_candidate_beyond", ours, 3, distance3);
 	c->covers_op[g] = have ? geoidx_operator_oid("~@>", t, t, ours, true) : InvalidOid;
 	c->coveredby_op[g] = have ? geoidx_operator_oid("<@~", t, t, ours, true) : InvalidOid;
 	c->intersects_op[g] = have ? geoidx_operator_oid("~&&", t, t, ours, true) : InvalidOid;

@@ -560,19 +560,20 @@ typedef struct GeoidxCatalog
 	Oid ring_fn[2];
 	Oid circle_outside_fn[2];
 	Oid circle_distance_fn[2];
-	Oid candidate_fn[2];   /* geoidx_candidate_circle(t, float8) */
-	Oid covers_op[2];      /* ~@> (t, t): geoidx_covers */
-	Oid coveredby_op[2];   /* <@~ (t, t): geoidx_coveredby */
-	Oid intersects_op[2];  /* ~&& (t, t): geoidx_intersects */
-	Oid covers_fn[2];      /* geoidx_covers(t, t) */
-	Oid coveredby_fn[2];   /* geoidx_coveredby(t, t) */
-	Oid intersects_fn[2];  /* geoidx_intersects(t, t) */
-	Oid box_fn;            /* geoidx_search_box(geometry, float8, boolean) */
-	Oid cell_fn;           /* geoidx_cell(geometry, int4) */
-	Oid covering_bound_fn; /* geoidx_covering_bound(geoidx_circle, int4, int4) */
-	Oid int8_ge_op;        /* int8 >= int8 */
-	Oid int8_lt_op;        /* int8 < int8 */
-	Oid geog_expand_fn;    /* PostGIS's _ST_Expand(geography, float8) */
+	Oid candidate_fn[2];        /* geoidx_candidate_circle(t, float8) */
+	Oid candidate_beyond_fn[2]; /* geoidx_candidate_beyond(t, text, float8) */
+	Oid covers_op[2];           /* ~@> (t, t): geoidx_covers */
+	Oid coveredby_op[2];        /* <@~ (t, t): geoidx_coveredby */
+	Oid intersects_op[2];       /* ~&& (t, t): geoidx_intersects */
+	Oid covers_fn[2];           /* geoidx_covers(t, t) */
+	Oid coveredby_fn[2];        /* geoidx_coveredby(t, t) */
+	Oid intersects_fn[2];       /* geoidx_intersects(t, t) */
+	Oid box_fn;                 /* geoidx_search_box(geometry, float8, boolean) */
+	Oid cell_fn;                /* geoidx_cell(geometry, int4) */
+	Oid covering_bound_fn;      /* geoidx_covering_bound(geoidx_circle, int4, int4) */
+	Oid int8_ge_op;             /* int8 >= int8 */
+	Oid int8_lt_op;             /* int8 < int8 */
+	Oid geog_expand_fn;         /* PostGIS's _ST_Expand(geography, float8) */
 	Oid geography_input;
 	Oid geography_ioparam;
 	Oid envelope_fn; /* PostGIS's ST_MakeEnvelope(float8 x4, int4) */
@@ -685,6 +686,7 @@ extern bool geoidx_postgis_call(int fn, Datum a, const char *what_a, Datum b, co
 extern "C" Datum geoidx_distance_op(PG_FUNCTION_ARGS);
 extern "C" Datum geoidx_distance(PG_FUNCTION_ARGS);
 extern "C" Datum geoidx_dwithin(PG_FUNCTION_ARGS);
+extern "C" Datum geoidx_circle_distance(PG_FUNCTION_ARGS);
 /* functions.cc: the per-call-site memo of geoidx_dwithin's cheap tests (geoidx_nearer's too) */
 namespace geoidx
 {

@@ -507,7 +507,7 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 				PG_RETURN_FLOAT8(share);
 			for (int g = 0; g < 2; g++)
 			{
-				if (f->funcid == o.circle_outside_fn[g])
+				if (f->funcid == o.circle_outside_fn[g] || f->funcid == o.candidate_beyond_fn[g])
 					outer = true;
 				else if (f->funcid == o.circle_distance_fn[g] && list_length(f->args) == 3 &&
 						 IsA(lsecond(f->args), Const) && !((Const *) lsecond(f->args))->constisnull)

@@ -265,6 +265,7 @@ extern "C"
 	PG_FUNCTION_INFO_V1(geoidx_coveredby);
 	PG_FUNCTION_INFO_V1(geoidx_intersects);
 	PG_FUNCTION_INFO_V1(geoidx_candidate_circle);
+	PG_FUNCTION_INFO_V1(geoidx_candidate_beyond);
 	PG_FUNCTION_INFO_V1(geoidx_shape_support);
 }
 
@@ -358,6 +359,49 @@ geoidx_candidate_circle(PG_FUNCTION_ARGS)
 	c->use_spheroid = 0;
 	c->mode = (int16) geoidx::RegionMode::within;
 	c->flags = GEOIDX_CIRCLE_CANDIDATE;
+	PG_RETURN_POINTER(c);
+}
+
+/*
+ * geoidx_candidate_beyond(g, op, metres): a region holding every row whose
+ * <~> distance to g is op (> or >=) metres, the lossy index condition of
+ * keyset paging away from a value that may be a shape. For a point it is
+ * geoidx_circle_distance's exact region; NULL for an EMPTY g (its distance is
+ * NULL). For a shape it is the outside of a sphere disc around its box's
+ * centre c, of radius 0.99 metres minus the cap of the box. Why that holds
+ * every row beyond: PostGIS's spheroid distance to a shape is the geodesic to
+ * the shape's point nearest on the sphere, and a geodesic is at most a^2/b
+ * (6,399,594 m) per radian of the angle between its ends; the sphere's
+ * distance is kSphereMetres (6,371,009 m) per radian, 0.9955 of that. So a row
+ * beyond x lies more than x * 0.9955 minus the cap from c on the sphere.
+ */
+extern "C" Datum
+geoidx_candidate_beyond(PG_FUNCTION_ARGS)
+{
+	static const char *const what = "argument 1 of geoidx_candidate_beyond";
+	const char *op = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	if (strcmp(op, ">") != 0 && strcmp(op, ">=") != 0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("geoidx_candidate_beyond: unknown comparison \"%s\"", op),
+						errhint("Use > or >=.")));
+	GeoidxPoint p;
+	geoidx_decode_any(PG_GETARG_DATUM(0), what, &p);
+	if (p.empty)
+		PG_RETURN_NULL();
+	if (!p.shape)
+		return geoidx_circle_distance(fcinfo);
+	geoidx::LonLat centre;
+	double reach; /* the box's cap in metres on the sphere, a metre more; +Infinity: everything */
+	geoidx_candidate_disc(&p, what, 0.0, &centre, &reach);
+	GeoidxCircle *c = (GeoidxCircle *) palloc0(sizeof(GeoidxCircle));
+	c->lon = centre.lon;
+	c->lat = centre.lat;
+	/* NaN and +-Infinity stay what they are or become NaN: all outside regions of everything or
+	 * of more than the rows beyond (none is beyond NaN or +Infinity) */
+	c->radius = 0.99 * PG_GETARG_FLOAT8(2) - reach;
+	c->use_spheroid = 0;
+	c->mode = (int16) geoidx::RegionMode::outside;
+	c->flags = 0;
 	PG_RETURN_POINTER(c);
 }
 

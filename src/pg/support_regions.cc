@@ -84,14 +84,35 @@ geoidx_region_index_conditions(SupportRequestIndexCondition *req)
 	req->lossy = false;
 
 	/*
+	 * Beyond a value that may be a shape (a constant shape, or a parameter the
+	 * planner cannot prove a point): geoidx_candidate_beyond's region, exact
+	 * for a point, holding every row beyond a shape; the call stays as the
+	 * filter, which a page of keyset paging runs on its few rows only.
+	 */
+	bool maybe_shape = !geoidx_is_point_for_every_row(other, o);
+	if (maybe_shape && pred == GeoidxPred::beyond)
+	{
+		Node *inclusive = (Node *) lfourth(clause->args);
+		if (!OidIsValid(o.candidate_beyond_fn[g]) || !IsA(inclusive, Const) ||
+			((Const *) inclusive)->constisnull)
+			return NIL;
+		const char *op = DatumGetBool(((Const *) inclusive)->constvalue) ? ">=" : ">";
+		Node *optext = (Node *) makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1,
+										  PointerGetDatum(cstring_to_text(op)), false, false);
+		Expr *cond = region_clause(o, g, column, o.candidate_beyond_fn[g],
+								   list_make3(other, optext, lthird(clause->args)));
+		if (!is_pseudo_constant_for_index(req->root, (Node *) lsecond(((OpExpr *) cond)->args),
+										  req->index))
+			return NIL;
+		req->lossy = true;
+		return list_make1(cond);
+	}
+	/*
 	 * A constant shape: its regions are no circles around a point. Nearer
 	 * than a radius is within the candidate disc of that radius (lossy, the
 	 * call stays as the filter), for a constant number >= 0 (nearer than NaN
-	 * is every row, float8's order); the other regions get no condition. (A
-	 * parameter keeps the circle of a point, whose constructor refuses a
-	 * shape: keyset paging with a generic plan must keep its condition.)
+	 * is every row, float8's order); the other regions get no condition.
 	 */
-	bool maybe_shape = !geoidx_is_point_for_every_row(other, o);
 	if (IsA(other, Const) && maybe_shape)
 	{
 		Node *bound = (Node *) lthird(clause->args);
@@ -108,9 +129,7 @@ geoidx_region_index_conditions(SupportRequestIndexCondition *req)
 	 * the candidate disc of that bound (a NaN bound: the whole sphere's), a
 	 * ring within that of its outer radius, and the call stays as the filter
 	 * (cheap for a point: the memos of geoidx_nearer and geoidx_dwithin). The
-	 * outside of a shape is no circle's: no condition. Beyond a bound keeps
-	 * the circle of a point, which refuses a shape with an error: keyset
-	 * paging with a prepared point centre must keep its bound.
+	 * outside of a shape is no circle's: no condition.
 	 */
 	if (maybe_shape && pred == GeoidxPred::outside)
 		return NIL;
