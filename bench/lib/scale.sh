@@ -16,15 +16,29 @@
 #          points (the answer stays the same: the cost of the tree alone)
 #   k1     the 10 nearest
 #   r2     within 5 km, nearest first, LIMIT 100
-# Each run checks that its index was the one read (buffer counts of that
-# index, as idx_scans does). The table is dropped before the next size:
+# With tid in --scale-variants, r1n, k1 and r2 also run on 4,096 fixed
+# centres twice: geoidx's query (geoidx_fixed), and the TID scan of the same
+# answers (tid), the floor any index would reach if it found its answer for
+# free. Each run checks that its index was the one read (buffer counts of that
+# index, as idx_scans does; the TID scan, that it read none of geoidx's). The table is dropped before the next size:
 # 100 M points and three indexes take ~20 GB.
 #
 # scale.csv ($SCALE_CSV): points,item,variant,round,value where item is
 #   load_ms, table_bytes, build_ms, index_bytes, depth (geoidx only),
 #   lat_ms:<workload>, rows:<workload> (the average answer, from 20 queries).
 
-SCALE_VARIANTS=(geoidx gist_geom gist_geog)
+# The indexes built (--scale-variants; tid is no index, see scale_make_tids).
+read -r -a SCALE_VARIANTS <<<"$(tr ',' ' ' <<<"${SCALE_VARIANT_LIST/tid/}")"
+SCALE_TID=0
+[[ ,$SCALE_VARIANT_LIST, == *,tid,* ]] && SCALE_TID=1
+# The floor pair, both on the same fixed centres: geoidx's query, and its
+# answers handed to the executor as heap TIDs (a TID Scan: no index work at
+# all). 4,096 centres: at 100 M points their answers' heap pages (~400,000
+# for R1n) are far more than shared_buffers holds, as random centres' are.
+SCALE_FLOOR_VARIANTS=(geoidx_fixed tid)
+SCALE_FLOOR_CENTRES=4096
+SCALE_FLOOR_WORKLOADS=(r1n k1 r2)
+declare -A SCALE_WI=([r1n]=1 [k1]=2 [r2]=3)
 SCALE_WORKLOADS=(r1 r1n k1 r2)
 declare -A SCALE_TITLE=(
   [r1]="R1 200 km ids" [r1n]="R1n about 100 ids" [k1]="K1 k=10" [r2]="R2 5 km nearest 100"
@@ -75,6 +89,28 @@ scale_rows() { # workload radius
             FROM generate_series(1, 20) g) cs, LATERAL ($q) AS r(n)"
 }
 
+# scale_tids: SCALE_FLOOR_CENTRES fixed centres per floor workload and the heap TIDs of
+# geoidx's answer at each (wi: 1 r1n, 2 k1, 3 r2).
+scale_make_tids() { # points
+  local r1n
+  r1n=$(scale_r1n_radius "$1")
+  sql -c "SET client_min_messages = warning; DROP TABLE IF EXISTS scale_tids" >/dev/null
+  sql -c "CREATE TABLE scale_tids AS
+    WITH cs AS (SELECT g AS c, -180 + 360 * (g * 0.618034 % 1) AS lon, degrees(asin(2 * (g * 0.414214 % 1) - 1)) AS lat
+                FROM generate_series(1, $SCALE_FLOOR_CENTRES) g)
+    SELECT 1 AS wi, c, lon, lat, (SELECT array_agg(ctid) FROM scale
+      WHERE geoidx_dwithin(pos, ST_SetSRID(ST_MakePoint(lon, lat), 4326), $r1n)) AS tids FROM cs
+    UNION ALL
+    SELECT 2, c, lon, lat, (SELECT array_agg(ctid) FROM (SELECT ctid FROM scale
+      ORDER BY pos <~> ST_SetSRID(ST_MakePoint(lon, lat), 4326) LIMIT 10) s) FROM cs
+    UNION ALL
+    SELECT 3, c, lon, lat, (SELECT array_agg(ctid) FROM (SELECT ctid FROM scale
+      WHERE geoidx_dwithin(pos, ST_SetSRID(ST_MakePoint(lon, lat), 4326), 5000)
+      ORDER BY pos <~> ST_SetSRID(ST_MakePoint(lon, lat), 4326) LIMIT 100) s) FROM cs" >/dev/null
+  sql -c "CREATE UNIQUE INDEX ON scale_tids (wi, c)" >/dev/null
+  sql -c "ANALYZE scale_tids" >/dev/null
+}
+
 scale_one_size() { # points
   local n=$1 t0 ms v w round table_bytes log res tps lat failed before after radius used
   step "scale: $n points"
@@ -99,30 +135,44 @@ scale_one_size() { # points
     scale_record "$n" depth geoidx 1 "$(sql -c "SELECT depth FROM geoidx_stats('scale_geoidx')")"
   fi
   sql -c "VACUUM ANALYZE scale" >/dev/null
+  local floor=0 variants index
+  if ((SCALE_TID && GEOIDX)) && [[ " ${SCALE_VARIANTS[*]} " == *" geoidx "* ]]; then
+    scale_make_tids "$n"
+    floor=1
+  fi
   for w in "${SCALE_WORKLOADS[@]}"; do
     radius=$(scale_radius "$w" "$n")
     ((GEOIDX)) && scale_record "$n" "rows:$w" - 1 "$(scale_rows "$w" "$radius")"
+    variants=("${SCALE_VARIANTS[@]}")
+    ((floor)) && [[ " ${SCALE_FLOOR_WORKLOADS[*]} " == *" $w "* ]] && variants+=("${SCALE_FLOOR_VARIANTS[@]}")
     for ((round = 1; round <= ROUNDS; round++)); do
-      for v in "${SCALE_VARIANTS[@]}"; do
+      for v in "${variants[@]}"; do
         [[ $v == geoidx* ]] && ((GEOIDX == 0)) && continue
         log="$RESULTS_DIR/logs/scale_${n}_${w}_${v}_r${round}.log"
-        before=$(scale_index_reads "scale_$v")
-        res=$(pgb_run "$log" unix prepared 1 "$DURATION" -D radius="$radius" \
+        # the TID scan reads no index: check that it read none of geoidx's
+        index=scale_$v
+        [[ $v == geoidx_fixed || $v == tid ]] && index=scale_geoidx
+        before=$(scale_index_reads "$index")
+        res=$(pgb_run "$log" unix prepared 1 "$DURATION" -D radius="$radius" -D wi="${SCALE_WI[$w]:-0}" -D centres="$SCALE_FLOOR_CENTRES" \
           -f "$BENCH_DIR/workloads/scale/${w%n}_$v.sql") || {
           warn "scale $n $w $v failed (see $log)"
           continue
         }
         read -r tps lat failed <<<"$res"
         ((failed == 0)) || warn "scale $n $w $v: $failed failed transactions (see $log)"
-        after=$(scale_index_reads "scale_$v")
-        if [[ $after == "$before" ]]; then
+        after=$(scale_index_reads "$index")
+        if [[ $after == "$before" && $v != tid ]]; then
           sleep 0.3 # the backends' statistics are flushed when they exit
-          after=$(scale_index_reads "scale_$v")
+          after=$(scale_index_reads "$index")
         fi
         used=yes
-        if [[ $after == "$before" ]]; then
+        if [[ $v == tid ]]; then
+          sleep 0.3
+          [[ $(scale_index_reads "$index") == "$before" ]] ||
+            loud "scale $n $w/tid: the TID scan read geoidx's index: this row measures something else"
+        elif [[ $after == "$before" ]]; then
           used=no
-          loud "scale $n $w/$v: index scale_$v was NOT used: this row measures something else"
+          loud "scale $n $w/$v: index $index was NOT used: this row measures something else"
         fi
         scale_record "$n" "lat_ms:$w" "$v" "$round" "$lat"
         [[ $used == yes ]] || scale_record "$n" "unused:$w" "$v" "$round" 1
@@ -131,6 +181,8 @@ scale_one_size() { # points
     done
   done
   sql -c "DROP TABLE scale" >/dev/null
+  ((floor)) && sql -c "DROP TABLE scale_tids" >/dev/null
+  return 0
 }
 
 run_scale() {
@@ -190,6 +242,24 @@ write_scale_report() {
       echo
       echo "**Some runs did not read their index** (scale.csv, items unused:*): those rows measure something else."
     fi
+    if ((SCALE_TID)); then
+      echo
+      echo "## The floor: geoidx's answers handed over as heap TIDs (ms, 1 client)"
+      echo
+      echo "Both on the same $SCALE_FLOOR_CENTRES fixed centres; each transaction also reads its centre from scale_tids (one primary-key row)."
+      echo "A TID Scan does no index work at all: it is what any index would cost if it found its answer for free."
+      echo
+      echo "| workload | points | geoidx | TID scan | geoidx - TID scan | geoidx / TID scan |"
+      echo "|---|---|---|---|---|---|"
+      for w in "${SCALE_FLOOR_WORKLOADS[@]}"; do
+        for n in "${sizes[@]}"; do
+          g=$(scale_value "$n" "lat_ms:$w" geoidx_fixed) b=$(scale_value "$n" "lat_ms:$w" tid)
+          printf '| %s | %s | %s | %s | %s | %s |\n' "${SCALE_TITLE[$w]}" "$n" "${g:--}" "${b:--}" \
+            "$(awk -v g="${g:-0}" -v b="${b:-0}" 'BEGIN { if (g > 0 && b > 0) printf "%.3f", g - b; else print "-" }')" \
+            "$(awk -v g="${g:-0}" -v b="${b:-0}" 'BEGIN { if (g > 0 && b > 0) printf "%.2fx", g / b; else print "-" }')"
+        done
+      done
+    fi
     echo
     echo "## Growth from $first to $last points (geoidx)"
     echo
@@ -202,13 +272,26 @@ write_scale_report() {
       printf -- '- %s: %s ms -> %s ms (%s)\n' "${SCALE_TITLE[$w]}" "$lat_first" "$lat_last" \
         "$(awk -v a="$lat_first" -v b="$lat_last" 'BEGIN { printf "%+.3f ms, %.2fx", b - a, b / a }')"
     done
+    if ((SCALE_TID)); then
+      echo
+      echo "The same on the $SCALE_FLOOR_CENTRES fixed centres, geoidx and the TID floor:"
+      echo
+      for w in "${SCALE_FLOOR_WORKLOADS[@]}"; do
+        for v in geoidx_fixed tid; do
+          lat_first=$(scale_value "$first" "lat_ms:$w" "$v") lat_last=$(scale_value "$last" "lat_ms:$w" "$v")
+          [[ -n $lat_first && -n $lat_last ]] || continue
+          printf -- '- %s, %s: %s ms -> %s ms (%s)\n' "${SCALE_TITLE[$w]}" "$([[ $v == tid ]] && echo "TID scan" || echo geoidx)" \
+            "$lat_first" "$lat_last" "$(awk -v a="$lat_first" -v b="$lat_last" 'BEGIN { printf "%+.3f ms, %.2fx", b - a, b / a }')"
+        done
+      done
+    fi
     echo
     echo "Files: scale.csv (every measurement), chart.png, logs/."
   } >"$RESULTS_MD"
 
   command -v gnuplot >/dev/null || { warn "no gnuplot: no chart"; return 0; }
   mkdir -p "$dir"
-  for v in "${SCALE_VARIANTS[@]}"; do
+  for v in geoidx gist_geom gist_geog tid; do
     for n in "${sizes[@]}"; do
       # (a missing measurement: NaN, which gnuplot leaves out)
       printf '%s %s %s' "$n" "$(scale_nan "$(scale_value "$n" build_ms "$v")")" \
@@ -231,7 +314,7 @@ write_scale_report() {
     col=4
     for w in "${SCALE_WORKLOADS[@]}"; do
       echo "set title '${SCALE_TITLE[$w]}: latency (ms)'"
-      echo "plot '$dir/scale_geoidx.dat' using 1:$col with linespoints lw 2 title 'geoidx', '$dir/scale_gist_geom.dat' using 1:$col with linespoints title 'GiST(geometry)', '$dir/scale_gist_geog.dat' using 1:$col with linespoints title 'GiST(geography)'"
+      echo "plot '$dir/scale_geoidx.dat' using 1:$col with linespoints lw 2 title 'geoidx', '$dir/scale_gist_geom.dat' using 1:$col with linespoints title 'GiST(geometry)', '$dir/scale_gist_geog.dat' using 1:$col with linespoints title 'GiST(geography)', '$dir/scale_tid.dat' using 1:$col with linespoints dt 2 title 'TID scan of the answers (the floor; fixed centres)'"
       col=$((col + 1))
     done
     echo "unset multiplot"

@@ -1,0 +1,5 @@
+-- scale K1 on the floor's fixed centres (scale_tids), geoidx: the same
+-- transaction as k1_tid.sql with the index doing the work.
+\set c random(1, :centres)
+SELECT lon, lat FROM scale_tids WHERE wi = :wi AND c = :c \gset
+SELECT id FROM scale ORDER BY pos <~> ST_SetSRID(ST_MakePoint(:lon, :lat), 4326) LIMIT 10;
