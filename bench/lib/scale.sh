@@ -20,8 +20,9 @@
 # centres twice: geoidx's query (geoidx_fixed), and the TID scan of the same
 # answers (tid), the floor any index would reach if it found its answer for
 # free. Each run checks that its index was the one read (buffer counts of that
-# index, as idx_scans does; the TID scan, that it read none of geoidx's). The table is dropped before the next size:
-# 100 M points and three indexes take ~20 GB.
+# index, as idx_scans does; the TID scan, that it read none of geoidx's). The
+# table is dropped before the next size: 100 M points and three indexes take
+# ~20 GB.
 #
 # scale.csv ($SCALE_CSV): points,item,variant,round,value where item is
 #   load_ms, table_bytes, build_ms, index_bytes, depth (geoidx only),

@@ -83,37 +83,15 @@ geoidx_region_index_conditions(SupportRequestIndexCondition *req)
 	List *conds = NIL;
 	req->lossy = false;
 
-	/*
-	 * Beyond a value that may be a shape (a constant shape, or a parameter the
-	 * planner cannot prove a point): geoidx_candidate_beyond's region, exact
-	 * for a point, holding every row beyond a shape; the call stays as the
-	 * filter, which a page of keyset paging runs on its few rows only.
-	 */
 	bool maybe_shape = !geoidx_is_point_for_every_row(other, o);
-	if (maybe_shape && pred == GeoidxPred::beyond)
-	{
-		Node *inclusive = (Node *) lfourth(clause->args);
-		if (!OidIsValid(o.candidate_beyond_fn[g]) || !IsA(inclusive, Const) ||
-			((Const *) inclusive)->constisnull)
-			return NIL;
-		const char *op = DatumGetBool(((Const *) inclusive)->constvalue) ? ">=" : ">";
-		Node *optext = (Node *) makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1,
-										  PointerGetDatum(cstring_to_text(op)), false, false);
-		Expr *cond = region_clause(o, g, column, o.candidate_beyond_fn[g],
-								   list_make3(other, optext, lthird(clause->args)));
-		if (!is_pseudo_constant_for_index(req->root, (Node *) lsecond(((OpExpr *) cond)->args),
-										  req->index))
-			return NIL;
-		req->lossy = true;
-		return list_make1(cond);
-	}
 	/*
 	 * A constant shape: its regions are no circles around a point. Nearer
 	 * than a radius is within the candidate disc of that radius (lossy, the
 	 * call stays as the filter), for a constant number >= 0 (nearer than NaN
-	 * is every row, float8's order); the other regions get no condition.
+	 * is every row, float8's order); beyond is below; the other regions get
+	 * no condition.
 	 */
-	if (IsA(other, Const) && maybe_shape)
+	if (IsA(other, Const) && maybe_shape && pred != GeoidxPred::beyond)
 	{
 		Node *bound = (Node *) lthird(clause->args);
 		if (pred != GeoidxPred::nearer || !IsA(bound, Const) || ((Const *) bound)->constisnull)
@@ -150,10 +128,19 @@ geoidx_region_index_conditions(SupportRequestIndexCondition *req)
 		const char *op = pred == GeoidxPred::beyond ? (incl ? ">=" : ">") : (incl ? "<=" : "<");
 		Node *optext = (Node *) makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1,
 										  PointerGetDatum(cstring_to_text(op)), false, false);
-		if (!OidIsValid(o.circle_distance_fn[g]))
+		/*
+		 * Beyond a value that may be a shape (a constant shape, or a parameter
+		 * the planner cannot prove a point): geoidx_candidate_beyond's region,
+		 * exact for a point, holding every row beyond a shape; the call stays
+		 * as the filter, which a page of keyset paging runs on its rows only.
+		 */
+		bool shape_beyond = maybe_shape && pred == GeoidxPred::beyond;
+		Oid fn = shape_beyond ? o.candidate_beyond_fn[g] : o.circle_distance_fn[g];
+		if (!OidIsValid(fn))
 			return NIL;
-		conds = list_make1(region_clause(o, g, column, o.circle_distance_fn[g],
-										 list_make3(other, optext, lthird(clause->args))));
+		req->lossy = shape_beyond;
+		conds = list_make1(
+			region_clause(o, g, column, fn, list_make3(other, optext, lthird(clause->args))));
 	}
 	else
 	{
