@@ -99,7 +99,6 @@ geoidx_distance(PG_FUNCTION_ARGS)
 						   "argument 2 of geoidx_distance");
 }
 
-/* Return ST_DWithin(a::geography, b::geography, metres, use_spheroid); false if either is EMPTY. */
 /*
  * The cheap tests of the centre seen last by this call site (either argument
  * may be the constant one), kept in fn_extra: zeroed memory is the empty memo.
@@ -117,6 +116,7 @@ geoidx_call_dwithin_memo(FunctionCallInfo fcinfo)
 	return memo;
 }
 
+/* Return ST_DWithin(a::geography, b::geography, metres, use_spheroid); false if either is EMPTY. */
 extern "C" Datum
 geoidx_dwithin(PG_FUNCTION_ARGS)
 {
