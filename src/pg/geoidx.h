@@ -755,6 +755,8 @@ extern void geoidx_install_rewrite_hook(void);
 
 /* nearest_append.cc: k-NN over partitions on geoidx_cell, nearest partitions first */
 extern void geoidx_install_nearest_append(void);
+/* junk_distance.cc: no junk ORDER BY distance above an ordered geoidx scan */
+extern void geoidx_install_junk_distance(void);
 /* partition_prune.cc: radius queries prune partitions on geoidx_cell */
 extern void geoidx_install_partition_prune(void);
 extern int geoidx_cell_call(const GeoidxCatalog &o, Node *e, struct Var **col);

@@ -310,6 +310,7 @@ _PG_init(void)
 	geoidx_install_rewrite_hook();
 	geoidx_install_nearest_append();
 	geoidx_install_partition_prune();
+	geoidx_install_junk_distance();
 	geoidx_cover_cache_init();
 	geoidx_fault_init();
 	geoidx_entry_grid_init();
