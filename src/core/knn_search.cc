@@ -90,34 +90,80 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 }
 
 /*
+ * Whether an item on top of the frontier is the next answer as it is: an
+ * exact one that nothing left comes before, or a bracketed one (order_only)
+ * whose bracket ends before anything left can begin, within limit.
+ */
+bool
+settled(const KnnSearch *s, const SearchItem &item, double limit)
+{
+	if (item.kind == ItemKind::exact)
+		return s->heap.size == 0 || !(heap_top(&s->heap) < item);
+	if (item.kind != ItemKind::bracketed || !s->order_only)
+		return false;
+	double hi = item.dist + (double) item.gap;
+	return !(hi > limit) && (s->heap.size == 0 || heap_top(&s->heap).dist >= hi);
+}
+
+/* Bracket a candidate's distance (order_only); false when its chord is too long for one. */
+bool
+bracket(const KnnSearch *s, GeoPoint g, SearchItem *item)
+{
+	Bracket b;
+	if (!geodesic_bracket(ecef_of(unit_vector(g)), s->centre_ecef, &b))
+		return false;
+	item->dist = std::max(item->dist, b.lo);
+	double gap = std::max(0.0, b.hi - item->dist);
+	float f = (float) gap;
+	if ((double) f < gap)
+		f = std::nextafter(f, std::numeric_limits<float>::infinity());
+	item->gap = f;
+	item->kind = ItemKind::bracketed;
+	return true;
+}
+
+/*
  * Refine a point item one step: coarse -> tested against the keys and keyed
- * by the chord bound -> exact distance; going on while nothing on the
- * frontier comes before it. False when the point fails a key (it is dropped).
+ * by the chord bound -> (order_only) bracketed, or exact distance. False when
+ * the point fails a key (it is dropped).
+ */
+bool
+refine_step(KnnSearch *s, SearchItem *item)
+{
+	LonLat ll = stored_lonlat(item->x, item->y);
+	GeoPoint g = geographic_point(ll);
+	if (item->kind == ItemKind::coarse)
+	{
+		/* one unit vector for both the keys and the chord bound */
+		Vec3 v = unit_vector(g);
+		if (!item->in_region && !spatial_point_matches_at(s->keys, ll, g, v))
+			return false;
+		item->dist = std::max(item->dist, chord_bound(s, v));
+		item->kind = ItemKind::candidate;
+		return true;
+	}
+	if (item->kind == ItemKind::candidate && s->order_only && s->use_spheroid &&
+		bracket(s, g, item))
+		return true;
+	/* point first, as ORDER BY col <~> centre computes it (distance_memo.cc) */
+	item->dist =
+		s->use_spheroid ? st_distance(g, s->center, true) : sphere_knn_distance(g, s->center);
+	item->kind = ItemKind::exact;
+	s->refined++;
+	return true;
+}
+
+/*
+ * Refine a coarse or candidate point while nothing on the frontier comes
+ * before it, up to bracketed or exact. False when it fails a key.
  */
 bool
 refine(KnnSearch *s, SearchItem *item)
 {
-	while (item->kind != ItemKind::exact)
+	while (item->kind == ItemKind::coarse || item->kind == ItemKind::candidate)
 	{
-		LonLat ll = stored_lonlat(item->x, item->y);
-		GeoPoint g = geographic_point(ll);
-		if (item->kind == ItemKind::coarse)
-		{
-			/* one unit vector for both the keys and the chord bound */
-			Vec3 v = unit_vector(g);
-			if (!item->in_region && !spatial_point_matches_at(s->keys, ll, g, v))
-				return false;
-			item->dist = std::max(item->dist, chord_bound(s, v));
-			item->kind = ItemKind::candidate;
-		}
-		else
-		{
-			/* point first, as ORDER BY col <~> centre computes it (distance_memo.cc) */
-			item->dist = s->use_spheroid ? st_distance(g, s->center, true)
-										 : sphere_knn_distance(g, s->center);
-			item->kind = ItemKind::exact;
-			s->refined++;
-		}
+		if (!refine_step(s, item))
+			return false;
 		if (s->heap.size > 0 && heap_top(&s->heap) < *item)
 			break;
 	}
@@ -138,6 +184,8 @@ knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat c
 	s->center_lat_deg = s->center.lat * (180.0 / M_PI);
 	s->refined = 0;
 	s->use_spheroid = true;
+	s->order_only = false;
+	s->centre_ecef = ecef_of(s->q);
 	s->planar = false;
 	s->target = PlanarTarget{0.0, 0.0, 0.0, 0.0, true};
 }
@@ -396,6 +444,65 @@ knn_push_point(KnnSearch *s, uint64_t row, const void *payload, double x, double
 	push_row(s, row, payload, kRowPoint, dist, in_region, x, y);
 }
 
+namespace
+{
+
+/* Expand a page, children or chunk item taken off the frontier. */
+void
+expand(KnnSearch *s, const SearchItem &item)
+{
+	switch (item.kind)
+	{
+		case ItemKind::page:
+			s->cb.visit_page(s->cb.ctx, s, item);
+			break;
+		case ItemKind::children:
+			advance_children(s, item.children);
+			break;
+		case ItemKind::chunk:
+			push_chunk_points(s, *item.chunk, item.dist);
+			if (s->cb.release)
+				s->cb.release(s->cb.ctx, item.chunk);
+			break;
+		default:
+			break;
+	}
+}
+
+/*
+ * A bracketed item taken off the frontier whose bracket overlaps the next
+ * item's key. While that item is only a bound (a page, a chunk, a point not
+ * bracketed yet), sharpening it is cheaper than a geodesic: it is expanded or
+ * refined one step, and the bracket tried again. Against an exact or a
+ * bracketed point, or a limit inside the bracket, the geodesic decides.
+ */
+void
+settle_bracketed(KnnSearch *s, SearchItem *item, double limit)
+{
+	while (item->kind == ItemKind::bracketed && !settled(s, *item, limit))
+	{
+		const SearchItem &top = heap_top(&s->heap); /* not settled: the heap is not empty */
+		if (top < *item)
+			return;
+		if (!s->order_only || item->dist + (double) item->gap > limit ||
+			top.kind == ItemKind::exact || top.kind == ItemKind::bracketed)
+		{
+			(void) refine_step(s, item);
+			return;
+		}
+		SearchItem next = heap_pop(&s->heap);
+		if (next.kind == ItemKind::coarse || next.kind == ItemKind::candidate)
+		{
+			if (refine_step(s, &next))
+				heap_push(&s->heap, next);
+		}
+		else
+			expand(s, next);
+	}
+}
+
+} // namespace
+
 /* Return the next row in distance order within limit, refining lazily. */
 bool
 knn_next(KnnSearch *s, double limit, SearchItem *out)
@@ -406,21 +513,18 @@ knn_next(KnnSearch *s, double limit, SearchItem *out)
 		switch (item.kind)
 		{
 			case ItemKind::page:
-				s->cb.visit_page(s->cb.ctx, s, item);
-				continue;
 			case ItemKind::children:
-				advance_children(s, item.children);
-				continue;
 			case ItemKind::chunk:
-				push_chunk_points(s, *item.chunk, item.dist);
-				if (s->cb.release)
-					s->cb.release(s->cb.ctx, item.chunk);
+				expand(s, item);
 				continue;
 			case ItemKind::coarse:
 			case ItemKind::candidate:
+			case ItemKind::bracketed:
 				if (!refine(s, &item))
 					continue;
-				if (item.kind != ItemKind::exact || (s->heap.size > 0 && heap_top(&s->heap) < item))
+				if (item.kind == ItemKind::bracketed)
+					settle_bracketed(s, &item, limit);
+				if (!settled(s, item, limit))
 				{
 					heap_push(&s->heap, item);
 					continue;

@@ -3,7 +3,7 @@
  * in it: the glue reads pages through a callback, as MinHeap takes its
  * allocator, and the search decides everything else.
  *
- * One min-heap (the frontier) holds six kinds of item, each keyed by a
+ * One min-heap (the frontier) holds seven kinds of item, each keyed by a
  * provable lower bound of the distance to the ORDER BY centre:
  *
  *   children   the children of an internal page that are not on the frontier
@@ -17,6 +17,8 @@
  *   coarse     a point keyed by the larger of its chunk's bound and its
  *              latitude bound (no trigonometry), not yet tested against the keys
  *   candidate  a point that passed the keys, keyed by its chord's bound
+ *   bracketed  (order_only) a point keyed by the low end of its distance's
+ *              bracket (geodesic_bracket.h), the high end kept beside it
  *   exact      a point keyed by its exact ST_Distance (rounded as PostGIS
  *              rounds it), or a row with no point (NULL, EMPTY) at +Infinity
  *
@@ -25,6 +27,12 @@
  * the search, and an exact item on top is the next answer: nothing left in the
  * heap can be nearer. Ties of distance put exact items first, so a tie never
  * costs a page read.
+ *
+ * When the caller needs the rows in order but not their distances
+ * (order_only), a bracketed item on top whose high end is no more than the
+ * next item's key is the next answer as it is: the geodesic is computed only
+ * for a point whose bracket overlaps what follows it, so a search returns most
+ * rows with no geodesic at all.
  *
  * A search on the sphere (use_spheroid false: geography's <->) bounds and
  * measures metres on PostGIS's sphere instead of the spheroid.
@@ -41,6 +49,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "geodesic_bracket.h"
 #include "min_heap.h"
 #include "pg_free.h"
 #include "planar_distance.h"
@@ -58,11 +67,12 @@ constexpr int kSmallChunk = 4;
 enum class ItemKind : uint8_t
 {
 	exact = 0,
-	candidate = 1,
-	coarse = 2,
-	chunk = 3,
-	page = 4,
-	children = 5,
+	bracketed = 1,
+	candidate = 2,
+	coarse = 3,
+	chunk = 4,
+	page = 5,
+	children = 6,
 };
 
 /* The level a page must be on, when the link to it does not say (the root). */
@@ -82,6 +92,7 @@ struct SearchItem
 	bool in_region;   /* a point already known to satisfy every key */
 	int16_t level;    /* of a page: the level its link expects */
 	uint32_t blk;     /* of a page */
+	float gap;        /* of a bracketed point: its bracket's high end less dist, rounded up */
 	union
 	{
 		uint64_t parent_lsn; /* a page: its parent's LSN when the link was read */
@@ -139,8 +150,15 @@ struct KnnSearch
 	GeoPoint center; /* ORDER BY point, radians as PostGIS has it */
 	Vec3 q;          /* its unit vector */
 	double center_lat_deg;
-	uint64_t refined;    /* exact distances computed: what EXPLAIN-level tests can count */
-	bool use_spheroid;   /* metres on WGS84 (<~>), else geography's <-> (sphere_knn_distance) */
+	uint64_t refined;  /* exact distances computed: what EXPLAIN-level tests can count */
+	bool use_spheroid; /* metres on WGS84 (<~>), else geography's <-> (sphere_knn_distance) */
+	/*
+	 * The caller reads the rows' order, not their distances: a point may come
+	 * back bracketed (dist a lower bound of its distance). Off by default; the
+	 * caller may clear it between calls. It takes effect with use_spheroid only.
+	 */
+	bool order_only;
+	Ecef centre_ecef;
 	bool planar;         /* ordered by the planar distance to target, not by metres */
 	PlanarTarget target; /* of a planar search */
 };
@@ -203,8 +221,8 @@ void knn_push_point(KnnSearch *s, uint64_t row, const void *payload, double x, d
 
 /*
  * The next row in distance order whose distance is at most limit, as an exact
- * item; false when the frontier is exhausted or what is left is farther than
- * limit (then it stays on the frontier for the next call).
+ * item (or, with order_only, a bracketed one); false when the frontier is exhausted or what is left
+ * is farther than limit (then it stays on the frontier for the next call).
  */
 bool knn_next(KnnSearch *s, double limit, SearchItem *out);
 

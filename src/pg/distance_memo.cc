@@ -15,6 +15,12 @@
  * match of the inputs (bitwise: the arithmetic reads bits, not values). Calls
  * with the arguments the other way round compute, as the order may matter in
  * the last bit.
+ *
+ * A scan that returns its rows in order without their geodesics
+ * (KnnSearch::order_only) notes the row with no distance. A call of <~> for
+ * that row then says the executor reads the distances after all (the query
+ * selects it, or a node above sorts on it): the scan asks (memo_take_wanted)
+ * and computes them from its next row on, so that each is computed once.
  */
 #include <cstring>
 
@@ -26,6 +32,8 @@ namespace
 struct DistanceMemo
 {
 	bool valid;
+	bool has_dist; /* else a row returned without its distance */
+	bool wanted;   /* <~> asked for such a row since the last take_wanted */
 	double x, y;
 	geoidx::RawPoint centre;
 	double dist;
@@ -47,6 +55,7 @@ void
 geoidx_distance_memo_note(double x, double y, geoidx::RawPoint centre, double dist)
 {
 	memo.valid = true;
+	memo.has_dist = true;
 	memo.x = x;
 	memo.y = y;
 	memo.centre = centre;
@@ -60,6 +69,31 @@ geoidx_distance_memo_find(double x, double y, geoidx::RawPoint centre, double *d
 	if (!memo.valid || !same_bits(memo.x, x) || !same_bits(memo.y, y) ||
 		!same_bits(memo.centre.x, centre.x) || !same_bits(memo.centre.y, centre.y))
 		return false;
+	if (!memo.has_dist)
+	{
+		memo.wanted = true;
+		return false;
+	}
 	*dist = memo.dist;
 	return true;
+}
+
+/* Note that a scan returned the row of point (x, y) in order to centre, without its distance. */
+void
+geoidx_distance_memo_note_unknown(double x, double y, geoidx::RawPoint centre)
+{
+	memo.valid = true;
+	memo.has_dist = false;
+	memo.x = x;
+	memo.y = y;
+	memo.centre = centre;
+}
+
+/* Whether <~> asked for a row noted without its distance since the last call; clears it. */
+bool
+geoidx_distance_memo_take_wanted(void)
+{
+	bool w = memo.wanted;
+	memo.wanted = false;
+	return w;
 }

@@ -517,16 +517,21 @@ extern geoidx::KnnCallbacks geoidx_knn_callbacks(IndexScanDesc scan);
 extern bool geoidx_gettuple(IndexScanDesc scan, ScanDirection dir);
 extern int64 geoidx_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
 
-/* scan_result.cc: what a returned row hands the executor */
+/*
+ * scan_result.cc: what a returned row hands the executor; dist_exact false: dist is
+ * only a lower bound of a point's distance, returned in order (KnnSearch::order_only)
+ */
 extern void geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 								   double x, double y, double dist, IndexTuple payload,
-								   bool recheck);
+								   bool recheck, bool dist_exact = true);
 extern double geoidx_entry_distance(const geoidx::GeoPoint &center, double x, double y);
 /* ORDER BY key k's distance of a stored point: metres (<~>) or planar degrees (<->) */
 extern double geoidx_key_distance(GeoidxScanOpaque so, int k, double x, double y);
 /* distance_memo.cc: the exact distance of the row a k-NN scan returned last, for <~> */
 extern void geoidx_distance_memo_note(double x, double y, geoidx::RawPoint centre, double dist);
 extern bool geoidx_distance_memo_find(double x, double y, geoidx::RawPoint centre, double *dist);
+extern void geoidx_distance_memo_note_unknown(double x, double y, geoidx::RawPoint centre);
+extern bool geoidx_distance_memo_take_wanted(void);
 
 /* vacuum.cc */
 extern IndexBulkDeleteResult *geoidx_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,

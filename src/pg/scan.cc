@@ -248,6 +248,12 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	{
 		geoidx::knn_init(&so->knn, geoidx_knn_callbacks(scan), so->keys, so->order_centre);
 		so->knn.use_spheroid = !so->key_sphere[so->primary];
+		/*
+		 * The executor needs the rows' order, not their distances, until a
+		 * shape fills its reorder queue (scan_get.cc); a tie run needs exact
+		 * distances to gather, a shape centre's rows are all rechecked.
+		 */
+		so->knn.order_only = so->knn.use_spheroid && !so->tie_keys && !so->order_recheck;
 	}
 	so->started = false;
 	so->pages_visited = 0;

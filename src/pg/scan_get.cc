@@ -4,7 +4,10 @@
  * of pages' matches in heap order before reading the next; ordered scans
  * (ORDER BY <~>) take rows from the core's best-first search, which reads
  * pages through the visitor of scan_page.cc. The distance handed to the executor is exact
- * (xs_recheckorderby = false) and no row needs a heap recheck, except shapes: a shape
+ * (xs_recheckorderby = false), or a lower bound of it for a point the search returned in
+ * order without its geodesic (order_only: the executor reads the distances of an index
+ * scan's rows only to merge them with its reorder queue, which only a shape fills), and no
+ * row needs a heap recheck, except shapes: a shape
  * its box does not decide is handed over for the heap recheck of the conditions, and in
  * an ordered scan with a lower bound of its distance (xs_recheckorderby: the executor
  * computes the distance and reorders).
@@ -135,14 +138,24 @@ return_item(IndexScanDesc scan, const geoidx::SearchItem &item)
 	/* with a shape operator's key every row carries its own verdict (scan_page.cc) */
 	bool recheck = !item.in_region && (item.row_kind == GEOIDX_KIND_SHAPE ||
 									   (so->nprobes > 0 && item.row_kind == GEOIDX_KIND_POINT));
+	/*
+	 * A shape goes to the executor's reorder queue, which compares the next
+	 * rows' distances with its own: from here on they must be exact.
+	 */
+	if (item.row_kind == GEOIDX_KIND_SHAPE)
+		so->knn.order_only = false;
 	geoidx_scan_set_result(scan, &tid, item.row_kind, item.x, item.y, item.dist,
-						   (IndexTuple) item.payload, recheck);
+						   (IndexTuple) item.payload, recheck,
+						   item.kind != geoidx::ItemKind::bracketed);
 }
 
 /* Return the next row of an ordered scan: the search's next, or the next of a tie run. */
 bool
 next_ordered(IndexScanDesc scan, GeoidxScanOpaque so)
 {
+	/* the executor computed a distance the scan left out: from now on the scan does */
+	if (so->knn.order_only && geoidx_distance_memo_take_wanted())
+		so->knn.order_only = false;
 	if (so->runpos >= so->nrun)
 	{
 		geoidx::SearchItem item;

@@ -111,7 +111,7 @@ geoidx_key_distance(GeoidxScanOpaque so, int k, double x, double y)
  */
 void
 geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind, double x, double y,
-					   double dist, IndexTuple payload, bool recheck)
+					   double dist, IndexTuple payload, bool recheck, bool dist_exact)
 {
 	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
 	scan->xs_heaptid = *tid;
@@ -148,7 +148,12 @@ geoidx_scan_set_result(IndexScanDesc scan, const ItemPointerData *tid, int kind,
 	scan->xs_recheckorderby = false;
 	if (so->primary >= 0 && kind == GEOIDX_KIND_POINT && !so->key_planar[so->primary] &&
 		!so->key_sphere[so->primary])
-		geoidx_distance_memo_note(x, y, so->order_raw, dist);
+	{
+		if (dist_exact)
+			geoidx_distance_memo_note(x, y, so->order_raw, dist);
+		else
+			geoidx_distance_memo_note_unknown(x, y, so->order_raw);
+	}
 	for (int k = 0; k < scan->numberOfOrderBys; k++)
 	{
 		bool null =

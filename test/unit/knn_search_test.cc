@@ -281,6 +281,8 @@ enum class Metric
 	planar,
 };
 Metric metric = Metric::spheroid;
+/* Searches run with KnnSearch::order_only: rows may come back bracketed. */
+bool order_only = false;
 
 /* Every row that satisfies the keys, with its distance from centre, in (distance, row) order. */
 std::vector<Hit>
@@ -362,6 +364,7 @@ start(Search *x, Tree *t, LonLat centre, const std::vector<Key> &keys)
 	{
 		knn_init(&x->s, cb, sk, centre);
 		x->s.use_spheroid = metric == Metric::spheroid;
+		x->s.order_only = order_only;
 	}
 	knn_push_root(&x->s, (uint32_t) t->root);
 }
@@ -378,8 +381,24 @@ check_search(Tree *t, LonLat centre, const std::vector<Key> &keys, int k, const 
 	SearchItem item;
 	while ((k < 0 || (int) got.size() < k) && knn_next(&x.s, kInf, &item))
 	{
-		ASSERT_EQ(item.kind, ItemKind::exact);
 		const Row &r = t->rows[item.row];
+		if (item.kind == ItemKind::bracketed)
+		{
+			/* the test computes the distance the search did not need */
+			ASSERT_TRUE(order_only);
+			ASSERT_EQ(r.kind, kRowPoint);
+			LonLat ll;
+			if (r.x >= -180 && r.x <= 180 && r.y >= -90 && r.y <= 90)
+				ll = LonLat{r.x, r.y};
+			else
+				normalize_like_geography(r.x, r.y, &ll);
+			double d = st_distance(geographic_point(ll), geographic_point(centre), true);
+			ASSERT_LE(item.dist, d) << "a bracket's low end above the distance";
+			ASSERT_GE(item.dist + (double) item.gap, d) << "a bracket's high end below it";
+			item.dist = d;
+		}
+		else
+			ASSERT_EQ(item.kind, ItemKind::exact);
 		ASSERT_EQ(item.row_kind, r.kind);
 		if (r.kind == kRowPoint)
 		{
@@ -565,6 +584,57 @@ TEST(KnnSearch, KeysFilterExactlyAsPostgisWould)
 			}
 		}
 	}
+}
+
+/*
+ * order_only: the same rows in the same order of exact distance, every
+ * bracket holding its row's distance, with or without keys; and a dense
+ * neighbourhood returns most of its rows with no geodesic.
+ */
+TEST(KnnSearch, OrderOnlyKeepsTheOrderWithFewerGeodesics)
+{
+	std::mt19937_64 rng(17);
+	order_only = true;
+	for (int trial = 0; trial < 8; trial++)
+	{
+		Tree t;
+		fill_rows(&t, rng, 300 + trial * 200);
+		build_tree(&t, rng, 3 + trial * 29, 2 + trial * 7);
+		for (int q = 0; q < 5; q++)
+		{
+			LonLat c = q == 0   ? LonLat{180.0, 0.0}
+					   : q == 1 ? LonLat{0.0, 90.0}
+					   : q == 2 ? LonLat{t.rows[7].x, t.rows[7].y}
+								: random_lonlat(rng);
+			if (t.rows[7].kind != kRowPoint && q == 2)
+				c = LonLat{12.0, 41.0};
+			check_search(&t, c, {}, -1, "order only: all rows");
+			check_search(&t, c, {}, 1 + q * 23, "order only: first k");
+			std::vector<Key> keys{Key{RegionMode::within, c, 2.0e6, false},
+								  Key{RegionMode::dist_gt, c, 1.0e3, false}};
+			check_search(&t, c, keys, 25, "order only: keys");
+		}
+	}
+	/* 3,000 points within ~5 km: 100 nearest, in order, almost all bracketed */
+	Tree t;
+	std::uniform_real_distribution<double> u(-0.03, 0.03);
+	for (int i = 0; i < 3000; i++)
+		t.rows.push_back(Row{kRowPoint, 12.0 + u(rng), 41.0 + u(rng)});
+	build_tree(&t, rng, 100, 40);
+	check_search(&t, LonLat{12.0, 41.0}, {}, 100, "order only: dense");
+	Search x;
+	start(&x, &t, LonLat{12.0, 41.0}, {});
+	SearchItem item;
+	int bracketed = 0;
+	for (int i = 0; i < 100; i++)
+	{
+		ASSERT_TRUE(knn_next(&x.s, kInf, &item));
+		bracketed += item.kind == ItemKind::bracketed;
+	}
+	EXPECT_GT(bracketed, 90);
+	EXPECT_LT(x.s.refined, 20u);
+	finish(&x);
+	order_only = false;
 }
 
 TEST(KnnSearch, LimitGathersEveryTieAndLeavesTheRest)
