@@ -23,14 +23,6 @@
 namespace geoidx
 {
 
-/* A point on the ellipsoid in earth-centred coordinates, metres. */
-struct Ecef
-{
-	double x;
-	double y;
-	double z;
-};
-
 /* Chords beyond this get no bracket: the geodesic itself decides (the bounds are kilometres apart).
  */
 constexpr double kBracketMaxChord = 1.0e6;

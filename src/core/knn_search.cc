@@ -105,7 +105,7 @@ settled(const KnnSearch *s, const SearchItem &item, double limit)
 	return !(hi > limit) && (s->heap.size == 0 || heap_top(&s->heap).dist >= hi);
 }
 
-/* Bracket a candidate's distance (order_only); false when its chord is too long for one. */
+/* Bracket a candidate's distance; false when its chord is too long for one. */
 bool
 bracket(const KnnSearch *s, GeoPoint g, SearchItem *item)
 {
@@ -142,8 +142,12 @@ refine_step(KnnSearch *s, SearchItem *item)
 		item->kind = ItemKind::candidate;
 		return true;
 	}
-	if (item->kind == ItemKind::candidate && s->order_only && s->use_spheroid &&
-		bracket(s, g, item))
+	/*
+	 * The bracket's low end is a far tighter key than the chord bound's (which
+	 * allows for the spheroid's ~0.5 %): a candidate that is not among the
+	 * next rows goes back to the frontier without its geodesic.
+	 */
+	if (item->kind == ItemKind::candidate && s->use_spheroid && bracket(s, g, item))
 		return true;
 	/* point first, as ORDER BY col <~> centre computes it (distance_memo.cc) */
 	item->dist =
@@ -481,11 +485,16 @@ settle_bracketed(KnnSearch *s, SearchItem *item, double limit)
 {
 	while (item->kind == ItemKind::bracketed && !settled(s, *item, limit))
 	{
-		const SearchItem &top = heap_top(&s->heap); /* not settled: the heap is not empty */
+		/* order_only cleared, or a limit inside the bracket: only the distance can tell */
+		if (!s->order_only || s->heap.size == 0 || item->dist + (double) item->gap > limit)
+		{
+			(void) refine_step(s, item);
+			return;
+		}
+		const SearchItem &top = heap_top(&s->heap);
 		if (top < *item)
 			return;
-		if (!s->order_only || item->dist + (double) item->gap > limit ||
-			top.kind == ItemKind::exact || top.kind == ItemKind::bracketed)
+		if (top.kind == ItemKind::exact || top.kind == ItemKind::bracketed)
 		{
 			(void) refine_step(s, item);
 			return;

@@ -1,5 +1,7 @@
 #include "region.h"
 
+#include "geodesic_bracket.h"
+
 #include <cmath>
 
 namespace geoidx
@@ -148,6 +150,19 @@ point_in_region_at(const RegionTest &t, LonLat p, GeoPoint g, const Vec3 &v)
 		return outer;
 	if (c2 < c.accept_c2)
 		return !outer;
+	/* the band between the chord tests: the chord bracket decides most of it (point_within) */
+	if (c.use_spheroid)
+	{
+		Bracket b;
+		if (geodesic_bracket(ecef_of(v), c.center_ecef, &b))
+		{
+			bool dwithin_mode = t.mode == RegionMode::within || t.mode == RegionMode::outside;
+			if (b.hi <= c.radius && (dwithin_mode || b.hi < c.radius))
+				return dwithin_mode ? !outer : compare(t.mode, b.hi, c.radius);
+			if (b.lo > c.radius)
+				return dwithin_mode ? outer : compare(t.mode, b.lo, c.radius);
+		}
+	}
 	if (t.mode == RegionMode::within || t.mode == RegionMode::outside)
 	{
 		bool within = t.point_first ? st_dwithin(g, c.center, c.radius, c.use_spheroid)

@@ -38,6 +38,14 @@ struct Vec3
 	double z;
 };
 
+/* A point on the WGS84 ellipsoid in earth-centred coordinates, metres (geodesic_bracket.h). */
+struct Ecef
+{
+	double x;
+	double y;
+	double z;
+};
+
 /* Axis-aligned box of unit vectors: lo[i] <= v[i] <= hi[i]. */
 struct Box3
 {
@@ -231,6 +239,7 @@ struct RadiusTest
 	double reject_c2;       /* min_chord2 above this: outside */
 	double accept_c2;       /* max_chord2 below this: inside */
 	double reject_dlat_deg; /* |lat - center.lat| in degrees above this: outside */
+	Ecef center_ecef;       /* for the chord bracket of a point between the two chord tests */
 };
 
 enum class Verdict
