@@ -50,6 +50,39 @@ push_planar_points(KnnSearch *s, const SearchChunk &chunk)
 	}
 }
 
+/* Bracket a point's spheroid distance; false when its chord is too long for one. */
+bool
+bracket(const KnnSearch *s, const Vec3 &v, SearchItem *item)
+{
+	Bracket b;
+	if (!geodesic_bracket(ecef_of(v), s->centre_ecef, &b))
+		return false;
+	item->dist = std::max(item->dist, b.lo);
+	double gap = std::max(0.0, b.hi - item->dist);
+	float f = (float) gap;
+	if ((double) f < gap)
+		f = std::nextafter(f, std::numeric_limits<float>::infinity());
+	item->gap = f;
+	item->kind = ItemKind::bracketed;
+	return true;
+}
+
+/*
+ * Key a point that passed the keys by its unit vector: the low end of its
+ * distance's bracket, far tighter than the chord bound (which allows for the
+ * spheroid's ~0.5 %), so that a point which is not among the next rows goes
+ * back to the frontier without its geodesic; the chord bound where there is no
+ * bracket (the sphere, chords beyond 1,000 km).
+ */
+void
+key_point(const KnnSearch *s, SearchItem *item, const Vec3 &v)
+{
+	if (s->use_spheroid && bracket(s, v, item))
+		return;
+	item->dist = std::max(item->dist, chord_bound(s, v));
+	item->kind = ItemKind::candidate;
+}
+
 /*
  * Push the points of a chunk, each keyed by the larger of the chunk's bound
  * and its latitude bound. A key that keeps the near side out (paging beyond a
@@ -76,14 +109,13 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 					   ItemKind::coarse, chunk.in_region);
 		if (!c.in_region && s->keys.near_side_keys)
 		{
-			/* the vector the test needs also gives the chord bound: straight to candidate */
+			/* the vector the test needs also gives the point's key */
 			GeoPoint g = geographic_point(ll);
 			Vec3 v = unit_vector(g);
 			if (!spatial_point_matches_at(s->keys, ll, g, v))
 				continue;
 			c.in_region = true;
-			c.dist = std::max(c.dist, chord_bound(s, v));
-			c.kind = ItemKind::candidate;
+			key_point(s, &c, v);
 		}
 		heap_push(&s->heap, c);
 	}
@@ -105,27 +137,10 @@ settled(const KnnSearch *s, const SearchItem &item, double limit)
 	return !(hi > limit) && (s->heap.size == 0 || heap_top(&s->heap).dist >= hi);
 }
 
-/* Bracket a candidate's distance; false when its chord is too long for one. */
-bool
-bracket(const KnnSearch *s, GeoPoint g, SearchItem *item)
-{
-	Bracket b;
-	if (!geodesic_bracket(ecef_of(unit_vector(g)), s->centre_ecef, &b))
-		return false;
-	item->dist = std::max(item->dist, b.lo);
-	double gap = std::max(0.0, b.hi - item->dist);
-	float f = (float) gap;
-	if ((double) f < gap)
-		f = std::nextafter(f, std::numeric_limits<float>::infinity());
-	item->gap = f;
-	item->kind = ItemKind::bracketed;
-	return true;
-}
-
 /*
  * Refine a point item one step: coarse -> tested against the keys and keyed
- * by the chord bound -> (order_only) bracketed, or exact distance. False when
- * the point fails a key (it is dropped).
+ * (bracketed, or a candidate keyed by the chord bound) -> exact distance.
+ * False when the point fails a key (it is dropped).
  */
 bool
 refine_step(KnnSearch *s, SearchItem *item)
@@ -134,21 +149,13 @@ refine_step(KnnSearch *s, SearchItem *item)
 	GeoPoint g = geographic_point(ll);
 	if (item->kind == ItemKind::coarse)
 	{
-		/* one unit vector for both the keys and the chord bound */
+		/* one unit vector for both the keys and the key */
 		Vec3 v = unit_vector(g);
 		if (!item->in_region && !spatial_point_matches_at(s->keys, ll, g, v))
 			return false;
-		item->dist = std::max(item->dist, chord_bound(s, v));
-		item->kind = ItemKind::candidate;
+		key_point(s, item, v);
 		return true;
 	}
-	/*
-	 * The bracket's low end is a far tighter key than the chord bound's (which
-	 * allows for the spheroid's ~0.5 %): a candidate that is not among the
-	 * next rows goes back to the frontier without its geodesic.
-	 */
-	if (item->kind == ItemKind::candidate && s->use_spheroid && bracket(s, g, item))
-		return true;
 	/* point first, as ORDER BY col <~> centre computes it (distance_memo.cc) */
 	item->dist =
 		s->use_spheroid ? st_distance(g, s->center, true) : sphere_knn_distance(g, s->center);

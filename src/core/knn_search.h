@@ -16,9 +16,10 @@
  *              copied out of the page, keyed by the chunk box's bound
  *   coarse     a point keyed by the larger of its chunk's bound and its
  *              latitude bound (no trigonometry), not yet tested against the keys
- *   candidate  a point that passed the keys, keyed by its chord's bound
- *   bracketed  a point keyed by the low end of its spheroid distance's bracket
- *              (geodesic_bracket.h: chords up to 1,000 km), the high end beside it
+ *   bracketed  a point that passed the keys, keyed by the low end of its spheroid
+ *              distance's bracket (geodesic_bracket.h), the high end beside it
+ *   candidate  the same without a bracket (the sphere, chords beyond 1,000 km),
+ *              keyed by its chord's bound
  *   exact      a point keyed by its exact ST_Distance (rounded as PostGIS
  *              rounds it), or a row with no point (NULL, EMPTY) at +Infinity
  *
