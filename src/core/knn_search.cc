@@ -481,17 +481,22 @@ expand(KnnSearch *s, const SearchItem &item)
 }
 
 /*
- * A bracketed item taken off the frontier whose bracket overlaps the next
- * item's key. While that item is only a bound (a page, a chunk, a point not
- * bracketed yet), sharpening it is cheaper than a geodesic: it is expanded or
- * refined one step, and the bracket tried again. Against an exact or a
- * bracketed point, or a limit inside the bracket, the geodesic decides.
+ * A bracketed item taken off the frontier and not the next answer yet. When
+ * something comes before it, it goes back as it is (the caller pushes it);
+ * else its distance is computed, unless (order_only) the item whose key
+ * falls inside its bracket is only a bound (a page, a chunk, a point not
+ * bracketed yet): sharpening that is cheaper than a geodesic, so it is
+ * expanded or refined one step and the bracket tried again. Against an exact
+ * or a bracketed point, or a limit inside the bracket, the geodesic decides.
  */
 void
 settle_bracketed(KnnSearch *s, SearchItem *item, double limit)
 {
 	while (item->kind == ItemKind::bracketed && !settled(s, *item, limit))
 	{
+		/* something comes first: the item goes back to the frontier as it is */
+		if (s->heap.size > 0 && heap_top(&s->heap) < *item)
+			return;
 		/* order_only cleared, or a limit inside the bracket: only the distance can tell */
 		if (!s->order_only || s->heap.size == 0 || item->dist + (double) item->gap > limit)
 		{
@@ -499,8 +504,6 @@ settle_bracketed(KnnSearch *s, SearchItem *item, double limit)
 			return;
 		}
 		const SearchItem &top = heap_top(&s->heap);
-		if (top < *item)
-			return;
 		if (top.kind == ItemKind::exact || top.kind == ItemKind::bracketed)
 		{
 			(void) refine_step(s, item);
