@@ -42,6 +42,18 @@ static_assert(std::is_trivially_destructible_v<DistanceMemo>, "backend-static, n
 
 DistanceMemo memo;
 
+/* Remember the row a scan returned last: its point, the centre, and its distance if it has one. */
+void
+remember(double x, double y, geoidx::RawPoint centre, bool has_dist, double dist)
+{
+	memo.valid = true;
+	memo.has_dist = has_dist;
+	memo.x = x;
+	memo.y = y;
+	memo.centre = centre;
+	memo.dist = dist;
+}
+
 bool
 same_bits(double a, double b)
 {
@@ -54,12 +66,7 @@ same_bits(double a, double b)
 void
 geoidx_distance_memo_note(double x, double y, geoidx::RawPoint centre, double dist)
 {
-	memo.valid = true;
-	memo.has_dist = true;
-	memo.x = x;
-	memo.y = y;
-	memo.centre = centre;
-	memo.dist = dist;
+	remember(x, y, centre, true, dist);
 }
 
 /* Find the distance of point (x, y) to centre if a scan noted exactly these; false if not. */
@@ -82,11 +89,7 @@ geoidx_distance_memo_find(double x, double y, geoidx::RawPoint centre, double *d
 void
 geoidx_distance_memo_note_unknown(double x, double y, geoidx::RawPoint centre)
 {
-	memo.valid = true;
-	memo.has_dist = false;
-	memo.x = x;
-	memo.y = y;
-	memo.centre = centre;
+	remember(x, y, centre, false, 0.0);
 }
 
 /* Whether <~> asked for a row noted without its distance since the last call; clears it. */
