@@ -161,3 +161,39 @@ DROP TABLE wide_rows;
 DROP TABLE shops, ref;
 DROP FUNCTION knn_same(text, int);
 DROP FUNCTION rows_same(text);
+
+-- integer and boolean conditions are read at their column's fixed place in a
+-- payload with no NULL (src/pg/scan_filter.h): every width, every alignment
+-- before and after an int8, a column behind a variable-width one (which has
+-- no fixed place), and rows with NULLs, which take the general test
+CREATE TABLE fixed (id int PRIMARY KEY, pos geometry(Point, 4326), s int2, b bool, l int8, i int4,
+	t text, j int4);
+INSERT INTO fixed SELECT n, ST_SetSRID(ST_MakePoint(-20 + 40 * random(), 30 + 30 * random()), 4326),
+	(n % 11 - 5)::int2, n % 3 = 0, (n % 13)::int8 * 3000000000 - 20000000000, n % 17 - 8,
+	repeat('t', n % 9), n % 19
+FROM generate_series(1, 20000) n;
+UPDATE fixed SET s = NULL WHERE id % 23 = 0;
+UPDATE fixed SET l = NULL WHERE id % 29 = 0;
+UPDATE fixed SET t = NULL WHERE id % 31 = 0;
+CREATE INDEX fixed_idx ON fixed USING geoidx (pos, s, b, l, i, t, j);
+CREATE TABLE fixed_ref AS SELECT *, ST_Distance(pos::geography, 'SRID=4326;POINT(2 45)'::geography) AS d FROM fixed;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF)
+SELECT id FROM fixed WHERE s >= 5 AND b AND l > 0 AND i >= 3 ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT 25;
+CREATE FUNCTION fixed_same(cond text, k int) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE a float8[]; b float8[];
+BEGIN
+	EXECUTE format($q$SELECT array_agg(d) FROM (SELECT pos <~> 'SRID=4326;POINT(2 45)' AS d FROM fixed
+		WHERE %s ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT %s) s$q$, cond, k) INTO a;
+	EXECUTE format($q$SELECT array_agg(d) FROM (SELECT d FROM fixed_ref WHERE %s ORDER BY d LIMIT %s) s$q$, cond, k) INTO b;
+	RETURN a IS NOT DISTINCT FROM b AND cardinality(a) = k;
+END $$;
+SELECT cond, fixed_same(cond, 25) AS same FROM (VALUES ('s = -3'), ('s < -4'), ('s >= 5 AND b'), ('NOT b AND s = 0'),
+	('l = 16000000000'), ('l <= -20000000000'), ('l > 15000000000 AND i = 8'), ('i = -8'), ('i > 7 AND s <= -5'),
+	('j = 4'), ('j = 18 AND i = 0'), ('b AND l = -2000000000 AND i < 0'), ('s = 2 AND l = 1000000000'),
+	('s >= 5 AND b AND l > 0 AND i >= 3')) q(cond);
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+DROP TABLE fixed, fixed_ref;
+DROP FUNCTION fixed_same(text, int);

@@ -330,7 +330,8 @@ typedef struct GeoidxScalarKey
 	struct GeoidxInList *inlist; /* col <@ array, else NULL */
 	int8 fast; /* a comparison of integers or booleans done inline (scan_filter.cc), or 0 */
 	int64 fast_arg;
-	int8 null_test; /* col IS NULL / IS NOT NULL (GEOIDX_IS_NULL, ...), else 0 */
+	int8 null_test;  /* col IS NULL / IS NOT NULL (GEOIDX_IS_NULL, ...), else 0 */
+	int16 fixed_off; /* a fast key's column in a payload with no NULL: offset in its data, or -1 */
 } GeoidxScalarKey;
 
 /* What a key of IS NULL or IS NOT NULL asks of a column (0: no such key). */
@@ -386,6 +387,8 @@ typedef struct GeoidxScanOpaqueData
 	/* the keys on the columns after the point */
 	int nscalar;
 	GeoidxScalarKey *scalar;
+	bool fixed_filter;      /* every key is fast, at a fixed offset (scan_filter.h) */
+	int16 fixed_end;        /* where the last such column ends in the payload's data */
 	TupleDesc payload_desc; /* NULL: the index has only the point */
 	bool keep_payloads;     /* an index-only scan of an index with payloads */
 
@@ -488,6 +491,7 @@ extern void geoidx_null_key_init(GeoidxScalarKey *sk, ScanKey key);
 extern void geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc payload_desc,
 								   MemoryContext cxt);
 extern bool geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload);
+extern void geoidx_fixed_filter_init(GeoidxScanOpaqueData *so);
 
 /*
  * scan_pieces.cc: what a large shape's pieces (format.h, the _PIECES kinds)

@@ -77,6 +77,7 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 			so->shapes_exact = false;
 	}
 	so->keys = geoidx::spatial_keys(so->regions, so->nregions);
+	geoidx_fixed_filter_init(so);
 }
 
 /*

@@ -7,32 +7,28 @@
  * category = 7) are done inline; every other condition calls its operator's
  * function, and col <@ array looks the value up in a sorted copy of the array.
  */
-#include "geoidx.h"
+#include "scan_filter.h"
 
 extern "C"
 {
-#include "access/stratnum.h"
+#include "access/tupmacs.h"
 #include "catalog/pg_type_d.h"
 }
 
 namespace
 {
 
-/* GeoidxScalarKey.fast: the strategy in the low bits, the type's width above. */
-constexpr int8 kFastOpMask = 0x0F;
-constexpr int8 kFast2 = 0x10, kFast4 = 0x20, kFast8 = 0x40, kFastBool = 0x30;
-
 /* Read an integer or boolean datum as the inline comparison sees it. */
 inline int64
 fast_value(int8 fast, Datum d)
 {
-	switch (fast & ~kFastOpMask)
+	switch (fast & ~kGeoidxFastOpMask)
 	{
-		case kFast2:
+		case kGeoidxFast2:
 			return DatumGetInt16(d);
-		case kFast4:
+		case kGeoidxFast4:
 			return DatumGetInt32(d);
-		case kFastBool:
+		case kGeoidxFastBool:
 			return DatumGetBool(d) ? 1 : 0;
 		default:
 			return DatumGetInt64(d);
@@ -52,35 +48,38 @@ fast_kind(ScanKey key, TupleDesc payload_desc)
 	switch (type)
 	{
 		case INT2OID:
-			return (int8) (kFast2 | key->sk_strategy);
+			return (int8) (kGeoidxFast2 | key->sk_strategy);
 		case INT4OID:
-			return (int8) (kFast4 | key->sk_strategy);
+			return (int8) (kGeoidxFast4 | key->sk_strategy);
 		case INT8OID:
-			return (int8) (kFast8 | key->sk_strategy);
+			return (int8) (kGeoidxFast8 | key->sk_strategy);
 		case BOOLOID:
-			return (int8) (kFastBool | key->sk_strategy);
+			return (int8) (kGeoidxFastBool | key->sk_strategy);
 		default:
 			return 0;
 	}
 }
 
-/* Compare a and b as the key's operator would: the same answer, without the call. */
-inline bool
-fast_compare(int8 fast, int64 a, int64 b)
+/*
+ * Where column attno (of the payload) starts in the data of a payload with no
+ * NULL, as index_getattr would find it: after the fixed-width columns before
+ * it, each aligned; -1 behind a variable-width one.
+ */
+int16
+fixed_offset(TupleDesc payload_desc, int attno)
 {
-	switch (fast & kFastOpMask)
+	int off = 0;
+	for (int i = 0; i < attno; i++)
 	{
-		case BTLessStrategyNumber:
-			return a < b;
-		case BTLessEqualStrategyNumber:
-			return a <= b;
-		case BTEqualStrategyNumber:
-			return a == b;
-		case BTGreaterEqualStrategyNumber:
-			return a >= b;
-		default:
-			return a > b;
+		Form_pg_attribute att = TupleDescAttr(payload_desc, i);
+		if (att->attlen <= 0)
+			return -1;
+		off = att_align_nominal(off, att->attalign);
+		if (i == attno - 1)
+			return (int16) off;
+		off += att->attlen;
 	}
+	return -1;
 }
 
 } // namespace
@@ -98,6 +97,7 @@ geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc payload_desc,
 	sk->fast = sk->inlist ? 0 : fast_kind(key, payload_desc);
 	sk->fast_arg = sk->fast ? fast_value(sk->fast, key->sk_argument) : 0;
 	sk->null_test = 0;
+	sk->fixed_off = sk->fast ? fixed_offset(payload_desc, key->sk_attno - 1) : -1;
 }
 
 /* Make the key of col IS NULL (or IS NOT NULL) on a column after the point. */
@@ -109,6 +109,26 @@ geoidx_null_key_init(GeoidxScalarKey *sk, ScanKey key)
 	sk->fast = 0;
 	sk->fast_arg = 0;
 	sk->null_test = (key->sk_flags & SK_SEARCHNULL) ? GEOIDX_IS_NULL : GEOIDX_IS_NOT_NULL;
+	sk->fixed_off = -1;
+}
+
+/* Decide whether every key of the scan can be read at a fixed offset (geoidx_payload_passes). */
+void
+geoidx_fixed_filter_init(GeoidxScanOpaqueData *so)
+{
+	so->fixed_filter = so->nscalar > 0;
+	so->fixed_end = 0;
+	for (int k = 0; k < so->nscalar && so->fixed_filter; k++)
+	{
+		const GeoidxScalarKey *sk = &so->scalar[k];
+		if (sk->fixed_off < 0)
+		{
+			so->fixed_filter = false;
+			break;
+		}
+		int width = TupleDescAttr(so->payload_desc, sk->key->sk_attno - 2)->attlen;
+		so->fixed_end = (int16) Max(so->fixed_end, sk->fixed_off + width);
+	}
 }
 
 /* Test every condition on the columns after the point on an entry's payload (none fails NULL). */
@@ -135,7 +155,7 @@ geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload)
 			return false;
 		if (sk->fast != 0)
 		{
-			if (!fast_compare(sk->fast, fast_value(sk->fast, v), sk->fast_arg))
+			if (!geoidx_fast_compare(sk->fast, fast_value(sk->fast, v), sk->fast_arg))
 				return false;
 		}
 		else if (sk->inlist != NULL)

@@ -12,7 +12,7 @@
  * FOLLOW_RIGHT), and then its right sibling is visited too, under the same
  * parent LSN and the same bound.
  */
-#include "geoidx.h"
+#include "scan_filter.h"
 
 namespace
 {
@@ -228,8 +228,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 			continue;
 		IndexTuple payload =
 			so->payload_desc ? geoidx_entry_payload(scan->indexRelation, blk, page, &e[i]) : NULL;
-		/* the test is in scan_filter.cc; most indexes have no such key and skip the call */
-		if (so->nscalar > 0 && !geoidx_scalar_keys_match(so, payload))
+		if (!geoidx_payload_passes(so, payload))
 			continue;
 		bool point = GeoidxEntryIsPoint(&e[i]);
 		if (so->nprobes > 0)
