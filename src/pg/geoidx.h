@@ -145,6 +145,8 @@ extern void geoidx_corrupted(Relation index, BlockNumber blk, const char *detail
 extern void geoidx_check_page(Relation index, Buffer buf, Page page);
 extern Page geoidx_locked_page(Relation index, Buffer buf);
 extern uint32 geoidx_index_format_of(Relation index);
+/* recent_buffer.cc: ReadBuffer of an index page, through the buffer it was last found in */
+extern Buffer geoidx_read_page_buffer(Relation index, BlockNumber blk);
 extern uint32 geoidx_check_metapage(Relation index);
 extern void geoidx_check_shapes_allowed(Relation index);
 extern void geoidx_check_metapage_once(Relation index);

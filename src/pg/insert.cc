@@ -57,7 +57,7 @@ descend_and_insert(Relation index, const NewEntry &ne, GeoidxPathStep *path, int
 {
 	const geoidx::Box3 *box = ne.box;
 	BlockNumber blk = GEOIDX_ROOT_BLKNO;
-	Buffer buf = ReadBuffer(index, blk);
+	Buffer buf = geoidx_read_page_buffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	bool exclusive = false;
 	XLogRecPtr parent_lsn = InvalidXLogRecPtr;
@@ -169,7 +169,7 @@ descend_and_insert(Relation index, const NewEntry &ne, GeoidxPathStep *path, int
 			UnlockReleaseBuffer(buf);
 			geoidx_corrupted(index, blk, "entry %d points to block %u", i, child);
 		}
-		Buffer cbuf = ReadBuffer(index, child);
+		Buffer cbuf = geoidx_read_page_buffer(index, child);
 		LockBuffer(cbuf, child_level == 0 ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 		UnlockReleaseBuffer(buf);
 		buf = cbuf;

@@ -62,7 +62,7 @@ Buffer
 read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 {
 	Relation index = scan->indexRelation;
-	Buffer buf = ReadBuffer(index, blk);
+	Buffer buf = geoidx_read_page_buffer(index, blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	Page page = BufferGetPage(buf);
 	geoidx_check_page(index, buf, page);

@@ -109,7 +109,7 @@ double
 read_page(Relation index, const PendingPage &p, const geoidx::DiscEstimate &d, PendingPage *queue,
 		  int *queued, int queue_size)
 {
-	Buffer buf = ReadBuffer(index, p.blk);
+	Buffer buf = geoidx_read_page_buffer(index, p.blk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	Page page = geoidx_locked_page(index, buf);
 	double rows = 0.0;
@@ -279,7 +279,7 @@ geoidx_tree_sample_points(PlannerInfo *root, Node *column, geoidx::LonLat *out, 
 			/* a tree is a few levels deep; the bound only guards against a corrupted link */
 			for (int depth = 0; depth < 32; depth++)
 			{
-				Buffer buf = ReadBuffer(index, blk);
+				Buffer buf = geoidx_read_page_buffer(index, blk);
 				LockBuffer(buf, BUFFER_LOCK_SHARE);
 				Page page = geoidx_locked_page(index, buf);
 				int n = GeoidxPageCount(page);
