@@ -274,13 +274,6 @@ raw_to_bound(const KnnSearch *s, double raw)
 	return metres_lower_bound(chord2_to_angle(raw), s->use_spheroid);
 }
 
-/*
- * The metre bound grows with the chord except within ~1e-7 rad of the
- * antipode (metres_lower_bound's antipodal slack), so the nearest child's
- * bound is a bound of them all only while it is farther from that than this.
- */
-constexpr double kMonotoneChord2 = 3.99; /* a central angle of 3.04 rad */
-
 void
 push_child(KnnSearch *s, const ChildPages &c, const ChildRef &r)
 {

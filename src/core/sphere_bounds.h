@@ -214,6 +214,14 @@ max_chord2(const Box3 &b, const Vec3 &q)
 /* Central angle (radians) whose chord is sqrt(c2), c2 in [0, 4]. */
 double chord2_to_angle(double c2);
 
+/*
+ * metres_lower_bound(chord2_to_angle(c2)) grows with c2 except within ~1e-7
+ * rad of the antipode (its antipodal slack): below this squared chord the
+ * chords of boxes order their metre bounds, so the nearest box's bound is a
+ * bound of them all.
+ */
+constexpr double kMonotoneChord2 = 3.99; /* a central angle of 3.04 rad */
+
 /* Metres that are never more than the exact distance (PostGIS's sphere or spheroid). */
 double metres_lower_bound(double central_angle, bool use_spheroid);
 /*

@@ -28,6 +28,7 @@
 #include "cell_region.h"
 #include "cells.h"
 #include "geoidx.h"
+#include "region_order.h"
 
 extern "C"
 {
@@ -203,8 +204,9 @@ gather(const GeoidxCatalog &o, Node *qual, AttrNumber attno, CellConstraint *c)
 
 /*
  * The region a partition on geoidx_cell(col, level) may hold, as a bytea of
- * boxes (n x 6 doubles), or NULL where its constraint says nothing of the
- * cell (a default or hash partition, another key): that child starts at once.
+ * boxes (n x 6 doubles) after their hull, or NULL where its constraint says
+ * nothing of the cell (a default or hash partition, another key): that child
+ * starts at once.
  */
 bytea *
 partition_region(const GeoidxCatalog &o, Oid child, const char *colname)
@@ -235,10 +237,12 @@ partition_region(const GeoidxCatalog &o, Oid child, const char *colname)
 	}
 	else
 		n = geoidx::cell_range_boxes(c.lo, c.hi, c.level, boxes, geoidx::kCellRegionBoxes);
-	size_t bytes = n * sizeof(geoidx::Box3);
+	geoidx::Box3 hull = geoidx::region_hull(boxes, n);
+	size_t bytes = (n + 1) * sizeof(geoidx::Box3);
 	bytea *out = (bytea *) palloc(VARHDRSZ + bytes);
 	SET_VARSIZE(out, VARHDRSZ + bytes);
-	memcpy(VARDATA(out), boxes, bytes);
+	memcpy(VARDATA(out), &hull, sizeof(hull));
+	memcpy(VARDATA(out) + sizeof(hull), boxes, n * sizeof(geoidx::Box3));
 	return out;
 }
 
@@ -450,9 +454,6 @@ struct NearestChild
 	PlanState *ps;        /* NULL until first started */
 	TupleTableSlot *head; /* its next row, while on the heap */
 	double dist;          /* that row's distance; +inf for NULL */
-	double bound;         /* no row of it is nearer (this scan's centre) */
-	const geoidx::Box3 *boxes;
-	int nboxes; /* -1: no region known */
 };
 
 struct NearestAppendState
@@ -463,10 +464,11 @@ struct NearestAppendState
 	AttrNumber sortcol;
 	bool use_spheroid; /* <~> orders by the spheroid's metres, <~~> by the sphere's */
 	ExprState *centre;
-	bool ready; /* bounds computed and the order set for this scan */
-	int *order; /* children by bound, nearest first */
-	int next;   /* order[next] is the next child to start */
-	int *heap;  /* started children with a head, nearest head first */
+	bool ready;                  /* the order of the children set for this scan */
+	geoidx::RegionRef *regions;  /* each child's, from the plan */
+	geoidx::RegionSlot *waiting; /* the order's storage: 2 n slots */
+	geoidx::RegionOrder order;   /* the children not started, nearest bound first */
+	int *heap;                   /* started children with a head, nearest head first */
 	int heap_n;
 	int last;     /* the child whose row was returned last, to advance; -1 */
 	int64 starts; /* children started, over every scan (EXPLAIN ANALYZE) */
@@ -508,19 +510,23 @@ begin_nearest_append(CustomScanState *node, EState *estate, int eflags)
 	s->use_spheroid = boolVal(lfourth(cs->custom_private));
 	s->n = list_length(cs->custom_plans);
 	s->children = (NearestChild *) palloc0(sizeof(NearestChild) * s->n);
-	s->order = (int *) palloc(sizeof(int) * s->n);
+	s->regions = (geoidx::RegionRef *) palloc0(sizeof(geoidx::RegionRef) * s->n);
+	s->waiting = (geoidx::RegionSlot *) palloc(sizeof(geoidx::RegionSlot) * 2 * s->n);
 	s->heap = (int *) palloc(sizeof(int) * s->n);
 	for (int i = 0; i < s->n; i++)
 	{
-		NearestChild *c = &s->children[i];
-		c->plan = (Plan *) list_nth(cs->custom_plans, i);
+		s->children[i].plan = (Plan *) list_nth(cs->custom_plans, i);
 		Const *r = (Const *) list_nth(regions, i);
-		c->nboxes = -1;
-		if (!r->constisnull)
+		geoidx::RegionRef *ref = &s->regions[i];
+		ref->known = !r->constisnull;
+		if (ref->known)
 		{
+			/* the hull, then the boxes (partition_region) */
 			bytea *b = DatumGetByteaPP(r->constvalue);
-			c->boxes = (const geoidx::Box3 *) VARDATA_ANY(b);
-			c->nboxes = (int) (VARSIZE_ANY_EXHDR(b) / sizeof(geoidx::Box3));
+			const geoidx::Box3 *boxes = (const geoidx::Box3 *) VARDATA_ANY(b);
+			ref->hull = boxes[0];
+			ref->boxes = boxes + 1;
+			ref->n = VARSIZE_ANY_EXHDR(b) / sizeof(geoidx::Box3) - 1;
 		}
 	}
 	/*
@@ -595,21 +601,9 @@ advance(NearestAppendState *s, int i)
 	heap_push(s, i);
 }
 
-/* Sort order[] by the children's bounds (insertion sort: a few dozen children). */
-void
-sort_by_bound(NearestAppendState *s)
-{
-	for (int i = 0; i < s->n; i++)
-	{
-		int x = s->order[i] = i, j = i;
-		for (; j > 0 && s->children[s->order[j - 1]].bound > s->children[x].bound; j--)
-			s->order[j] = s->order[j - 1];
-		s->order[j] = x;
-	}
-}
-
 /*
- * This scan's bounds: each region's distance from the centre. A NULL or
+ * Set this scan's order of the children: by each region's distance from the
+ * centre, worked out as far as the scan asks (region_order.h). A NULL or
  * EMPTY centre orders nothing (every distance is NULL): every child is at 0.
  * A shape is searched around its box's centre less the box's reach, as the
  * index scan does.
@@ -641,18 +635,9 @@ prepare_scan(NearestAppendState *s)
 			have = true;
 		}
 	}
-	for (int i = 0; i < s->n; i++)
-	{
-		NearestChild *c = &s->children[i];
-		c->bound = 0.0;
-		if (have && c->nboxes >= 0)
-			c->bound = Max(
-				0.0, geoidx::region_lower_bound(c->boxes, (size_t) c->nboxes, q, s->use_spheroid) -
-						 slack);
-	}
 	ResetExprContext(econtext);
-	sort_by_bound(s);
-	s->next = 0;
+	geoidx::region_order_start(&s->order, s->regions, (size_t) s->n, have ? &q : NULL,
+							   s->use_spheroid, slack, s->waiting, s->waiting + s->n);
 	s->heap_n = 0;
 	s->last = -1;
 	s->ready = true;
@@ -670,10 +655,13 @@ exec_nearest_append(CustomScanState *node)
 		s->last = -1;
 	}
 	/* start every child that may hold a row before the nearest one pending */
-	while (s->next < s->n &&
-		   (s->heap_n == 0 || s->children[s->order[s->next]].bound <= s->children[s->heap[0]].dist))
+	size_t next;
+	double bound;
+	while (geoidx::region_order_next(&s->order, &next, &bound) &&
+		   (s->heap_n == 0 || bound <= s->children[s->heap[0]].dist))
 	{
-		int i = s->order[s->next++];
+		geoidx::region_order_take(&s->order);
+		int i = (int) next;
 		if (s->children[i].ps == NULL)
 			init_child(s, i);
 		s->starts++;
