@@ -75,11 +75,18 @@ cell_list_boxes(const uint64_t *cells, size_t n, int level, Box3 *out, size_t ma
 }
 
 double
-region_lower_bound(const Box3 *boxes, size_t n, const Vec3 &q, bool use_spheroid)
+region_chord2(const Box3 *boxes, size_t n, const Vec3 &q)
 {
 	double c2 = std::numeric_limits<double>::infinity();
 	for (size_t i = 0; i < n; i++)
 		c2 = std::min(c2, min_chord2(boxes[i], q));
+	return c2;
+}
+
+double
+region_lower_bound(const Box3 *boxes, size_t n, const Vec3 &q, bool use_spheroid)
+{
+	double c2 = region_chord2(boxes, n, q);
 	if (c2 == std::numeric_limits<double>::infinity())
 		return c2;
 	return metres_lower_bound(chord2_to_angle(c2), use_spheroid);

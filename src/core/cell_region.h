@@ -35,6 +35,9 @@ size_t cell_range_boxes(uint64_t lo, uint64_t hi, int level, Box3 *out, size_t m
  */
 size_t cell_list_boxes(const uint64_t *cells, size_t n, int level, Box3 *out, size_t max_out);
 
+/* The squared chord from q to the nearest of the boxes; infinity for none. */
+double region_chord2(const Box3 *boxes, size_t n, const Vec3 &q);
+
 /*
  * Metres (PostGIS's sphere or spheroid) that no point of the region is
  * nearer to q than; infinity for a region of no box, which holds no point.

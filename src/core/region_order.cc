@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "cell_region.h"
+
 namespace geoidx
 {
 
@@ -25,15 +27,6 @@ bool
 sorted_before(const RegionSlot &a, const RegionSlot &b)
 {
 	return a.metres < b.metres || (a.metres == b.metres && a.child < b.child);
-}
-
-double
-nearest_box_chord2(const RegionRef &r, const Vec3 &q)
-{
-	double c2 = kInf;
-	for (size_t i = 0; i < r.n; i++)
-		c2 = std::min(c2, min_chord2(r.boxes[i], q));
-	return c2;
 }
 
 /* region_lower_bound's metres of a squared chord, less the slack. */
@@ -95,12 +88,12 @@ region_order_start(RegionOrder *o, const RegionRef *regions, size_t count, const
 			{
 				s.stage = r.n > 1 ? 0 : 1;
 				if (s.stage == 1)
-					s.raw = nearest_box_chord2(r, *q);
+					s.raw = region_chord2(r.boxes, r.n, *q);
 				o->near[o->near_n++] = s;
 				continue;
 			}
 			o->box_reads++;
-			s.raw = nearest_box_chord2(r, *q);
+			s.raw = region_chord2(r.boxes, r.n, *q);
 			s.metres = metres_of(o, s.raw);
 		}
 		insert_sorted(o, s);
@@ -120,7 +113,7 @@ region_order_next(RegionOrder *o, size_t *child, double *bound)
 		{
 			/* the hull's chord came up: the boxes' own, never nearer */
 			o->box_reads++;
-			s.raw = nearest_box_chord2(o->regions[s.child], o->q);
+			s.raw = region_chord2(o->regions[s.child].boxes, o->regions[s.child].n, o->q);
 			s.stage = 1;
 			if (!(s.raw < kMonotoneChord2))
 			{
