@@ -1,5 +1,7 @@
 #include "knn_search.h"
 
+#include "chord_model.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -84,11 +86,54 @@ key_point(const KnnSearch *s, SearchItem *item, const Vec3 &v)
 }
 
 /*
+ * The chord model of a chunk's points (chord_model.h), false when they spread
+ * too far for it to decide much, or are too few to pay for its trigonometry.
+ */
+bool
+chunk_chord_model(const KnnSearch *s, const SearchChunk &chunk, ChordModel *m)
+{
+	if (chunk.n < 3)
+		return false;
+	LonLat ll = stored_lonlat(chunk.e[0].x, chunk.e[0].y);
+	double lon_lo = ll.lon, lon_hi = ll.lon, lat_lo = ll.lat, lat_hi = ll.lat;
+	for (int i = 1; i < chunk.n; i++)
+	{
+		ll = stored_lonlat(chunk.e[i].x, chunk.e[i].y);
+		lon_lo = std::min(lon_lo, ll.lon);
+		lon_hi = std::max(lon_hi, ll.lon);
+		lat_lo = std::min(lat_lo, ll.lat);
+		lat_hi = std::max(lat_hi, ll.lat);
+	}
+	constexpr double kMaxSpanDeg = kChordModelMaxSpan * 180.0 / M_PI;
+	if (lon_hi - lon_lo > kMaxSpanDeg || lat_hi - lat_lo > kMaxSpanDeg)
+		return false;
+	*m = chord_model(s->q, M_PI * (0.5 * (lon_lo + lon_hi)) / 180.0,
+					 M_PI * (0.5 * (lat_lo + lat_hi)) / 180.0);
+	return true;
+}
+
+/*
+ * Metres never more than the distance of a point whose squared chord to the
+ * centre is at least r.lo: the chord bound of that chord (a chord is never
+ * longer than its arc), 0 where the bound might not grow with the chord.
+ */
+double
+chord_range_bound(const KnnSearch *s, const Chord2Range &r)
+{
+	if (!(r.lo > 0.0) || !(r.hi < kMonotoneChord2))
+		return 0.0;
+	return metres_lower_bound(std::sqrt(r.lo), s->use_spheroid);
+}
+
+/*
  * Push the points of a chunk, each keyed by the larger of the chunk's bound
  * and its latitude bound. A key that keeps the near side out (paging beyond a
  * distance, a ring's hole) rejects exactly the points that would surface
  * first: they are tested now, not one by one as they surface; a chunk wholly
- * in the region needs no test.
+ * in the region needs no test. The chunk's chord model decides most of them
+ * without their unit vectors: those it rejects are dropped, those it accepts
+ * wait as coarse points keyed by their chord range, and only the points near
+ * a key's circle need the exact test now.
  */
 void
 push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
@@ -98,10 +143,26 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		push_planar_points(s, chunk);
 		return;
 	}
+	ChordModel model;
+	bool modelled =
+		!chunk.in_region && s->keys.near_side_keys && chunk_chord_model(s, chunk, &model);
 	for (int i = 0; i < chunk.n; i++)
 	{
 		const ChunkEntry &e = chunk.e[i];
 		LonLat ll = stored_lonlat(e.x, e.y);
+		if (modelled)
+		{
+			Chord2Range r = chord_model_range(model, M_PI * ll.lon / 180.0, M_PI * ll.lat / 180.0);
+			int v = spatial_point_matches_by_chord(s->keys, s->q, ll.lat, r.lo, r.hi);
+			if (v == 0)
+				continue;
+			if (v == 1)
+			{
+				heap_push(&s->heap, point_item(e, std::max(chunk_bound, chord_range_bound(s, r)),
+											   ItemKind::coarse, true));
+				continue;
+			}
+		}
 		SearchItem c =
 			point_item(e,
 					   std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg,
@@ -112,6 +173,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 			/* the vector the test needs also gives the point's key */
 			GeoPoint g = geographic_point(ll);
 			Vec3 v = unit_vector(g);
+			s->vectors++;
 			if (!spatial_point_matches_at(s->keys, ll, g, v))
 				continue;
 			c.in_region = true;
@@ -151,6 +213,7 @@ refine_step(KnnSearch *s, SearchItem *item)
 	{
 		/* one unit vector for both the keys and the key */
 		Vec3 v = unit_vector(g);
+		s->vectors++;
 		if (!item->in_region && !spatial_point_matches_at(s->keys, ll, g, v))
 			return false;
 		key_point(s, item, v);
@@ -194,6 +257,7 @@ knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat c
 	s->q = unit_vector(s->center);
 	s->center_lat_deg = s->center.lat * (180.0 / M_PI);
 	s->refined = 0;
+	s->vectors = 0;
 	s->use_spheroid = true;
 	s->order_only = false;
 	s->centre_ecef = ecef_of(s->q);

@@ -152,6 +152,7 @@ struct KnnSearch
 	Vec3 q;          /* its unit vector */
 	double center_lat_deg;
 	uint64_t refined;  /* exact distances computed: what EXPLAIN-level tests can count */
+	uint64_t vectors;  /* points' unit vectors computed (their trigonometry), for the tests */
 	bool use_spheroid; /* metres on WGS84 (<~>), else geography's <-> (sphere_knn_distance) */
 	/*
 	 * The caller reads the rows' order, not their distances: a point may come

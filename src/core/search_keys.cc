@@ -58,6 +58,26 @@ spatial_point_matches_at(const SpatialKeys &k, LonLat p, GeoPoint g, const Vec3 
 	return true;
 }
 
+/* Decide every key from a range of the squared chord to q, or -1. */
+int
+spatial_point_matches_by_chord(const SpatialKeys &k, const Vec3 &q, double lat_deg, double c2_lo,
+							   double c2_hi)
+{
+	int verdict = 1;
+	for (int i = 0; i < k.n; i++)
+	{
+		const RegionTest &t = k.regions[i];
+		bool decidable = t.mode == RegionMode::box_meets || t.constant >= 0 ||
+						 (t.circle.q.x == q.x && t.circle.q.y == q.y && t.circle.q.z == q.z);
+		int v = decidable ? point_in_region_by_chord(t, lat_deg, c2_lo, c2_hi) : -1;
+		if (v == 0)
+			return 0;
+		if (v < 0)
+			verdict = -1;
+	}
+	return verdict;
+}
+
 /* Return a stored point as the geography cast leaves it. */
 LonLat
 stored_lonlat(double x, double y)

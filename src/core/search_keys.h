@@ -39,6 +39,15 @@ bool spatial_point_matches(const SpatialKeys &k, LonLat p);
 /* The same, with the point's radians and unit vector, which the caller needs anyway. */
 bool spatial_point_matches_at(const SpatialKeys &k, LonLat p, GeoPoint g, const Vec3 &v);
 
+/*
+ * What spatial_point_matches_at answers for a point at latitude lat_deg whose
+ * squared chord to q lies in [c2_lo, c2_hi] (chord_model.h): 1 or 0 where
+ * that range decides every key, -1 where the point's unit vector must. A key
+ * around another centre than q never decides a point this way.
+ */
+int spatial_point_matches_by_chord(const SpatialKeys &k, const Vec3 &q, double lat_deg,
+								   double c2_lo, double c2_hi);
+
 /* A NULL row: every condition is strict, so it matches only when there is none. */
 inline bool
 spatial_null_matches(const SpatialKeys &k)

@@ -691,6 +691,54 @@ TEST(KnnSearch, ReadsFewPagesForTheFirstRows)
 	finish(&x);
 }
 
+/*
+ * Keyset paging on dense data: page 100 of 10 rows (beyond the 990th
+ * distance), rings and >=, in clusters in the open, at the antimeridian and at
+ * a pole, against brute force. The chunks that straddle the paging circle hold
+ * hundreds of points; the chord model decides most of them without their unit
+ * vectors.
+ */
+TEST(KnnSearch, PagingDecidesStraddlingChunksWithoutTrigonometry)
+{
+	std::mt19937_64 rng(18);
+	std::uniform_real_distribution<double> u(-1.0, 1.0);
+	const LonLat centres[] = {{12.0, 41.0}, {179.95, -10.0}, {40.0, 89.5}};
+	for (const LonLat &c : centres)
+	{
+		Tree t;
+		for (int i = 0; i < 20000; i++)
+		{
+			double lon = c.lon + 4.0 * u(rng), lat = std::min(90.0, c.lat + 4.0 * u(rng));
+			t.rows.push_back(Row{kRowPoint, lon > 180.0 ? lon - 360.0 : lon, lat});
+		}
+		build_tree(&t, rng, 300, 100);
+		std::vector<Hit> all = brute_force(t, c, {});
+		double bound = all[989].dist;
+		std::vector<Key> page100{Key{RegionMode::dist_gt, c, bound, false}};
+		check_search(&t, c, page100, 10, "page 100");
+		check_search(&t, c, {Key{RegionMode::dist_ge, c, all[5000].dist, false}}, 50, ">=");
+		check_search(&t, c,
+					 {Key{RegionMode::outside, c, bound, false},
+					  Key{RegionMode::within, c, all[3000].dist, true}},
+					 -1, "a ring");
+		/* the points tested at once are those of the chunks the circle cuts: mostly decided */
+		Search x;
+		start(&x, &t, c, page100);
+		SearchItem item;
+		for (int i = 0; i < 10; i++)
+			ASSERT_TRUE(knn_next(&x.s, kInf, &item));
+		/*
+		 * ~1,000 without the model. At the pole a chunk's longitudes spread
+		 * too far for it, and the antimeridian cuts some chunks in two.
+		 */
+		if (c.lat < 80.0)
+		{
+			EXPECT_LT(x.s.vectors, 250u) << "centre " << c.lon << " " << c.lat;
+		}
+		finish(&x);
+	}
+}
+
 TEST(KnnSearch, EmptyTree)
 {
 	std::mt19937_64 rng(15);
