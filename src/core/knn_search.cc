@@ -113,16 +113,102 @@ chunk_chord_model(const KnnSearch *s, const SearchChunk &chunk, ChordModel *m)
 }
 
 /*
- * Metres never more than the distance of a point whose squared chord to the
- * centre is at least r.lo: the chord bound of that chord (a chord is never
- * longer than its arc), 0 where the bound might not grow with the chord.
+ * A squared chord that orders the metre bounds of the points whose squared
+ * chords are at least r.lo: r.lo itself, 0 where the bound might not grow with
+ * the chord (which then gives no bound).
  */
 double
-chord_range_bound(const KnnSearch *s, const Chord2Range &r)
+chord_range_key(const Chord2Range &r)
 {
-	if (!(r.lo > 0.0) || !(r.hi < kMonotoneChord2))
-		return 0.0;
-	return metres_lower_bound(std::sqrt(r.lo), s->use_spheroid);
+	return (r.lo > 0.0 && r.hi < kMonotoneChord2) ? r.lo : 0.0;
+}
+
+} // namespace
+
+/*
+ * A points item's points: what their chunk's chord model passed, with their
+ * keys. Most never surface, so the nearest is found by a scan when it is
+ * needed rather than kept in order.
+ */
+struct KeyedPoints
+{
+	int n;
+	double floor;             /* the chunk's bound */
+	double key[kSearchChunk]; /* chord_range_key: the metres come for the nearest only */
+	ChunkEntry e[kSearchChunk];
+};
+
+namespace
+{
+
+/* The index of the nearest of kp's points. */
+int
+nearest_point(const KeyedPoints *kp)
+{
+	int best = 0;
+	for (int i = 1; i < kp->n; i++)
+		if (kp->key[i] < kp->key[best])
+			best = i;
+	return best;
+}
+
+/*
+ * Metres never more than the distance of point i: the chunk's bound, or the
+ * bound of the shortest chord it may have (a chord is never longer than its
+ * arc) when that is larger.
+ */
+double
+point_bound(const KnnSearch *s, const KeyedPoints *kp, int i)
+{
+	if (!(kp->key[i] > 0.0))
+		return kp->floor;
+	return std::max(kp->floor, metres_lower_bound(std::sqrt(kp->key[i]), s->use_spheroid));
+}
+
+/* Put kp on the frontier keyed by its nearest point. */
+void
+push_points_item(KnnSearch *s, KeyedPoints *kp)
+{
+	SearchItem c{};
+	c.dist = point_bound(s, kp, nearest_point(kp));
+	c.kind = ItemKind::points;
+	c.row_kind = kRowPoint;
+	c.points = kp;
+	heap_push(&s->heap, c);
+}
+
+/* Put points that passed the keys on the frontier: one by one if few, else as one item. */
+void
+push_keyed_points(KnnSearch *s, const KeyedPoints &points)
+{
+	if (points.n <= kSmallChunk)
+	{
+		for (int i = 0; i < points.n; i++)
+			heap_push(&s->heap,
+					  point_item(points.e[i], point_bound(s, &points, i), ItemKind::coarse, true));
+		return;
+	}
+	KeyedPoints *kp = (KeyedPoints *) s->cb.alloc(s->cb.ctx, sizeof(KeyedPoints));
+	kp->n = points.n;
+	kp->floor = points.floor;
+	memcpy(kp->key, points.key, sizeof(double) * (size_t) points.n);
+	memcpy(kp->e, points.e, sizeof(ChunkEntry) * (size_t) points.n);
+	push_points_item(s, kp);
+}
+
+/* Hand a points item's nearest point to the frontier, and the item after it keyed by the next. */
+void
+advance_points(KnnSearch *s, KeyedPoints *kp)
+{
+	int i = nearest_point(kp);
+	heap_push(&s->heap, point_item(kp->e[i], point_bound(s, kp, i), ItemKind::coarse, true));
+	kp->n--;
+	kp->key[i] = kp->key[kp->n];
+	kp->e[i] = kp->e[kp->n];
+	if (kp->n > 0)
+		push_points_item(s, kp);
+	else if (s->cb.release)
+		s->cb.release(s->cb.ctx, kp);
 }
 
 /*
@@ -146,6 +232,9 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	ChordModel model;
 	bool modelled =
 		!chunk.in_region && s->keys.near_side_keys && chunk_chord_model(s, chunk, &model);
+	KeyedPoints passed;
+	passed.n = 0;
+	passed.floor = chunk_bound;
 	for (int i = 0; i < chunk.n; i++)
 	{
 		const ChunkEntry &e = chunk.e[i];
@@ -158,8 +247,8 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 				continue;
 			if (v == 1)
 			{
-				heap_push(&s->heap, point_item(e, std::max(chunk_bound, chord_range_bound(s, r)),
-											   ItemKind::coarse, true));
+				passed.key[passed.n] = chord_range_key(r);
+				passed.e[passed.n++] = e;
 				continue;
 			}
 		}
@@ -181,6 +270,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		}
 		heap_push(&s->heap, c);
 	}
+	push_keyed_points(s, passed);
 }
 
 /*
@@ -432,6 +522,8 @@ knn_release_item(KnnSearch *s, const SearchItem &item)
 		s->cb.release(s->cb.ctx, item.chunk);
 	else if (item.kind == ItemKind::children)
 		s->cb.release(s->cb.ctx, item.children);
+	else if (item.kind == ItemKind::points)
+		s->cb.release(s->cb.ctx, item.points);
 }
 
 /* Put the right sibling of a page that split under the scan on the frontier. */
@@ -532,6 +624,9 @@ expand(KnnSearch *s, const SearchItem &item)
 			if (s->cb.release)
 				s->cb.release(s->cb.ctx, item.chunk);
 			break;
+		case ItemKind::points:
+			advance_points(s, item.points);
+			break;
 		default:
 			break;
 	}
@@ -591,6 +686,7 @@ knn_next(KnnSearch *s, double limit, SearchItem *out)
 			case ItemKind::page:
 			case ItemKind::children:
 			case ItemKind::chunk:
+			case ItemKind::points:
 				expand(s, item);
 				continue;
 			case ItemKind::coarse:

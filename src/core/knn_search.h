@@ -3,7 +3,7 @@
  * in it: the glue reads pages through a callback, as MinHeap takes its
  * allocator, and the search decides everything else.
  *
- * One min-heap (the frontier) holds seven kinds of item, each keyed by a
+ * One min-heap (the frontier) holds eight kinds of item, each keyed by a
  * provable lower bound of the distance to the ORDER BY centre:
  *
  *   children   the children of an internal page that are not on the frontier
@@ -15,7 +15,11 @@
  *   chunk      up to kSearchChunk entries of a leaf that passed the filters,
  *              copied out of the page, keyed by the chunk box's bound
  *   coarse     a point keyed by the larger of its chunk's bound and its
- *              latitude bound (no trigonometry), not yet tested against the keys
+ *              latitude bound (no trigonometry), not yet tested against the keys;
+ *              or one that passed them by its chunk's chord model, keyed by its chord
+ *   points     the points of a chunk that its chord model passed, each with
+ *              its chord's key, keyed by the nearest: one frontier item for a
+ *              chunk beyond a keyset page's bound, where most never surface
  *   bracketed  a point that passed the keys, keyed by the low end of its spheroid
  *              distance's bracket (geodesic_bracket.h), the high end beside it
  *   candidate  the same without a bracket (the sphere, chords beyond 1,000 km),
@@ -71,9 +75,10 @@ enum class ItemKind : uint8_t
 	bracketed = 1,
 	candidate = 2,
 	coarse = 3,
-	chunk = 4,
-	page = 5,
-	children = 6,
+	points = 4,
+	chunk = 5,
+	page = 6,
+	children = 7,
 };
 
 /* The level a page must be on, when the link to it does not say (the root). */
@@ -84,6 +89,7 @@ constexpr uint8_t kRowPoint = 0;
 
 struct SearchChunk;
 struct ChildPages;
+struct KeyedPoints;
 
 struct SearchItem
 {
@@ -100,6 +106,7 @@ struct SearchItem
 		const void *payload; /* a row: the glue's copy of its other columns, or null */
 		SearchChunk *chunk;  /* a chunk */
 		ChildPages *children;
+		KeyedPoints *points;
 	};
 	uint64_t row; /* a row: the glue's reference to it (a heap TID) */
 	double x;     /* a point: the stored coordinates */
