@@ -193,7 +193,52 @@ SELECT cond, fixed_same(cond, 25) AS same FROM (VALUES ('s = -3'), ('s < -4'), (
 	('l = 16000000000'), ('l <= -20000000000'), ('l > 15000000000 AND i = 8'), ('i = -8'), ('i > 7 AND s <= -5'),
 	('j = 4'), ('j = 18 AND i = 0'), ('b AND l = -2000000000 AND i < 0'), ('s = 2 AND l = 1000000000'),
 	('s >= 5 AND b AND l > 0 AND i >= 3')) q(cond);
+
+-- a leaf whose payloads all have one size says so, and such a filter then
+-- reads each payload before its entry (scan_page.cc): answers on such leaves,
+-- after rows with a longer text (a larger payload) clear the claim of the
+-- leaves they reach, and after VACUUM removes them and rewrites those leaves
+CREATE EXTENSION IF NOT EXISTS pageinspect;
+CREATE FUNCTION uniform_leaves(idx regclass) RETURNS bigint LANGUAGE sql AS $$
+	SELECT count(*) FROM generate_series(1, pg_relation_size(idx) / 8192 - 1) b,
+		LATERAL (SELECT get_raw_page(idx::text, b::int) AS p) r
+	WHERE get_byte(p, 8182) & 2 = 2 AND get_byte(p, 8184) + 256 * get_byte(p, 8185) > 0 $$;
+CREATE TABLE uni (id int PRIMARY KEY, pos geometry(Point, 4326), c int4, k int8, t text);
+INSERT INTO uni SELECT n, ST_SetSRID(ST_MakePoint(-20 + 40 * random(), 30 + 30 * random()), 4326),
+	n % 37, n, 'x' FROM generate_series(1, 20000) n;
+CREATE INDEX uni_idx ON uni USING geoidx (pos, c, k, t);
+CREATE FUNCTION uni_same(n int) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE a float8[]; b float8[]; bad int := 0;
+BEGIN
+	FOR cat IN 0..36 LOOP
+		SELECT array_agg(d) INTO a FROM (SELECT pos <~> 'SRID=4326;POINT(2 45)' AS d FROM uni
+			WHERE c = cat AND k > 100::int8 ORDER BY pos <~> 'SRID=4326;POINT(2 45)' LIMIT n) s;
+		SET LOCAL enable_indexscan = off;
+		SELECT array_agg(d) INTO b FROM (SELECT ST_Distance(pos::geography, 'SRID=4326;POINT(2 45)'::geography) AS d
+			FROM uni WHERE c = cat AND k > 100::int8 ORDER BY 1 LIMIT n) s;
+		RESET enable_indexscan;
+		IF a IS DISTINCT FROM b OR cardinality(a) <> n THEN
+			bad := bad + 1;
+		END IF;
+	END LOOP;
+	RETURN bad = 0;
+END $$;
+SELECT uniform_leaves('uni_idx') = leaf_pages AS every_leaf_uniform FROM geoidx_stats('uni_idx');
+SELECT uni_same(25) AS same_uniform;
+INSERT INTO uni SELECT 100000 + n, ST_SetSRID(ST_MakePoint(-20 + 40 * random(), 30 + 30 * random()), 4326),
+	CASE WHEN n % 2 = 0 THEN NULL ELSE 7 END, n, 'a longer text' FROM generate_series(1, 3000) n;
+SELECT uniform_leaves('uni_idx') < leaf_pages / 2 AS most_leaves_mixed FROM geoidx_stats('uni_idx');
+SELECT geoidx_verify('uni_idx');
+SELECT uni_same(25) AS same_mixed;
+DELETE FROM uni WHERE id > 100000;
+VACUUM uni;
+SELECT uniform_leaves('uni_idx') > leaf_pages * 0.9 AS uniform_again FROM geoidx_stats('uni_idx');
+SELECT geoidx_verify('uni_idx');
+SELECT uni_same(25) AS same_after_vacuum;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
-DROP TABLE fixed, fixed_ref;
+DROP TABLE fixed, fixed_ref, uni;
 DROP FUNCTION fixed_same(text, int);
+DROP FUNCTION uni_same(int);
+DROP FUNCTION uniform_leaves(regclass);
+DROP EXTENSION pageinspect;

@@ -63,7 +63,13 @@ typedef struct GeoidxPageOpaqueData
 	BlockNumber rightlink; /* right sibling created by the last split, or InvalidBlockNumber */
 	uint16 level;          /* 0 = leaf */
 	uint16 flags;
-	uint16 unused;
+	/*
+	 * A leaf whose every entry has a payload of this size (MAXALIGNed), so
+	 * that entry i's lies at GeoidxLeafTop - (i + 1) * payload_size; 0 when
+	 * not so (or not known: pages written before it was kept were all 0).
+	 * Each append keeps it: the first sets it, any other size clears it.
+	 */
+	uint16 payload_size;
 	uint16 page_id; /* GEOIDX_PAGE_ID */
 } GeoidxPageOpaqueData;
 
@@ -285,6 +291,13 @@ static inline LocationIndex
 GeoidxLeafTop(Page page)
 {
 	return (LocationIndex) (((PageHeader) page)->pd_special - GEOIDX_CHUNK_AREA);
+}
+
+/* GeoidxPageOpaqueData.payload_size of a leaf: 0, or every entry's payload's size. */
+static inline int
+GeoidxLeafPayloadSize(Page page)
+{
+	return GeoidxPageGetOpaque(page)->payload_size;
 }
 
 static inline GeoidxLeafEntry *

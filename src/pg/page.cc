@@ -34,7 +34,7 @@ geoidx_init_page(Page page, uint16 flags, uint16 level)
 	op->rightlink = InvalidBlockNumber;
 	op->level = level;
 	op->flags = flags;
-	op->unused = 0;
+	op->payload_size = 0;
 	op->page_id = GEOIDX_PAGE_ID;
 	*GeoidxPageGetBox(page) = geoidx::box_empty();
 	((PageHeader) page)->pd_lower = GEOIDX_ENTRIES_OFFSET;
@@ -200,7 +200,7 @@ geoidx_init_metapage(Page page)
 	op->rightlink = InvalidBlockNumber;
 	op->level = 0;
 	op->flags = GEOIDX_F_META;
-	op->unused = 0;
+	op->payload_size = 0;
 	op->page_id = GEOIDX_PAGE_ID;
 	GeoidxMetaPageData *meta = GeoidxPageGetMeta(page);
 	meta->magic = GEOIDX_MAGIC;
@@ -425,6 +425,12 @@ geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 	int n = GeoidxPageCount(page);
 	GeoidxLeafEntry e = *entry;
 	e.flags &= GEOIDX_KIND_MASK;
+	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
+	uint16 size = payload != NULL ? (uint16) MAXALIGN(payload_size) : 0;
+	if (n == 0)
+		op->payload_size = size;
+	else if (op->payload_size != size)
+		op->payload_size = 0;
 	if (payload != NULL)
 	{
 		Size sz = MAXALIGN(payload_size);

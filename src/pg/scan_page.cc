@@ -206,75 +206,124 @@ visit_probed(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTupl
 }
 
 /*
+ * Hand on entry e of a leaf chunk whose payload passed the filters: an
+ * unordered scan tests a point now, an ordered one copies the point into
+ * chunk for the frontier, which tests it only if it surfaces. NULL and EMPTY
+ * rows are decided now in either case.
+ */
+inline void
+visit_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple payload,
+			geoidx::Verdict v, const geoidx::SearchItem *knn_page, geoidx::SearchChunk *chunk)
+{
+	if (so->nprobes > 0)
+	{
+		visit_probed(so, page, e, payload, knn_page != NULL);
+		return;
+	}
+	bool point = GeoidxEntryIsPoint(&e);
+	if (GeoidxEntryIsShape(&e))
+	{
+		/* a shape is decided by its box (or pieces) where they decide, else rechecked */
+		bool by_box = true;
+		geoidx::Verdict sv = (v == geoidx::Verdict::inside || so->nregions == 0)
+								 ? geoidx::Verdict::inside
+								 : geoidx_shape_verdict(so, page, &e, &by_box);
+		if (sv == geoidx::Verdict::outside)
+		{
+			geoidx_count_decision(GEOIDX_ENTRY_REJECT, true, by_box);
+			return;
+		}
+		bool recheck = (sv != geoidx::Verdict::inside) && !so->shapes_exact;
+		geoidx_count_decision(recheck ? GEOIDX_ENTRY_RECHECK : GEOIDX_ENTRY_MATCH, true, false);
+		if (knn_page == NULL)
+			emit(so, e, payload, recheck);
+		else
+			geoidx::knn_push_bound(&so->knn, geoidx_tid_to_row(&e.tid),
+								   keep_payload(so, payload, so->cxt), (uint8) GEOIDX_KIND_SHAPE,
+								   geoidx_shape_knn_bound(so, page, &e), !recheck);
+		return;
+	}
+	if (knn_page == NULL)
+	{
+		if ((point && v == geoidx::Verdict::inside) || entry_matches(so, e))
+			emit(so, e, payload);
+	}
+	else if (!point)
+	{
+		/* NULL and EMPTY rows come after every point */
+		if (entry_matches(so, e))
+			geoidx::knn_push_last(&so->knn, geoidx_tid_to_row(&e.tid),
+								  keep_payload(so, payload, so->cxt), (uint8) GeoidxEntryKind(&e));
+	}
+	else
+		chunk->e[chunk->n++] = geoidx::ChunkEntry{geoidx_tid_to_row(&e.tid),
+												  keep_payload(so, payload, so->cxt), e.x, e.y};
+}
+
+/*
+ * Where the payloads of a leaf of n entries end, when they all have the size
+ * GeoidxLeafPayloadSize says: then entry i's lies (i + 1) sizes below, and a
+ * filter can test it without reading the entry. NULL when the page does not
+ * say so, or its payload area disagrees (it is read the general way).
+ */
+inline const char *
+uniform_payloads(Page page, int n)
+{
+	int size = GeoidxLeafPayloadSize(page);
+	if (size == 0 || ((PageHeader) page)->pd_upper != GeoidxLeafTop(page) - n * size)
+		return NULL;
+	return (const char *) page + GeoidxLeafTop(page);
+}
+
+/*
  * Hand the matching entries of one leaf chunk (entries first .. first+31) to
- * the sink: an unordered scan tests each point now, an ordered one copies the
- * points that pass the filters for the frontier, which tests them only if
- * they surface. NULL and EMPTY rows are decided now in either case.
+ * the sink. Where every filter reads a fixed place of a payload and the leaf's
+ * payloads have one size, the payloads are tested first and only the entries
+ * of those that pass are read: a rare category reads the chunk's payloads and
+ * not its entries (bench/PROFILES.md, KF).
  */
 void
 visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page, int first,
 			geoidx::Verdict v, const geoidx::SearchItem *knn_page)
 {
 	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
-	int end = Min(GeoidxPageCount(page), first + GEOIDX_CHUNK);
+	int n = GeoidxPageCount(page);
+	int end = Min(n, first + GEOIDX_CHUNK);
 	geoidx::SearchChunk chunk;
 	chunk.n = 0;
 	chunk.in_region = (v == geoidx::Verdict::inside);
-	for (int i = first; i < end; i++)
+	const char *top = so->fixed_filter && so->point_null_test == 0 && so->payload_desc
+						  ? uniform_payloads(page, n)
+						  : NULL;
+	if (top != NULL)
 	{
-		/* pos IS NULL keeps the NULL rows only, pos IS NOT NULL all others (EMPTY too) */
-		if (so->point_null_test != 0 &&
-			(GeoidxEntryKind(&e[i]) == GEOIDX_KIND_NULL) != (so->point_null_test == GEOIDX_IS_NULL))
-			continue;
-		IndexTuple payload =
-			so->payload_desc ? geoidx_entry_payload(scan->indexRelation, blk, page, &e[i]) : NULL;
-		if (!geoidx_payload_passes(so, payload))
-			continue;
-		bool point = GeoidxEntryIsPoint(&e[i]);
-		if (so->nprobes > 0)
+		int size = GeoidxLeafPayloadSize(page);
+		for (int i = first; i < end; i++)
 		{
-			visit_probed(so, page, e[i], payload, knn_page != NULL);
-			continue;
-		}
-		if (GeoidxEntryIsShape(&e[i]))
-		{
-			/* a shape is decided by its box (or pieces) where they decide, else rechecked */
-			bool by_box = true;
-			geoidx::Verdict sv = (v == geoidx::Verdict::inside || so->nregions == 0)
-									 ? geoidx::Verdict::inside
-									 : geoidx_shape_verdict(so, page, &e[i], &by_box);
-			if (sv == geoidx::Verdict::outside)
-			{
-				geoidx_count_decision(GEOIDX_ENTRY_REJECT, true, by_box);
+			IndexTuple payload = (IndexTuple) (top - (i + 1) * size);
+			if (!geoidx_payload_passes(so, payload))
 				continue;
-			}
-			bool recheck = (sv != geoidx::Verdict::inside) && !so->shapes_exact;
-			geoidx_count_decision(recheck ? GEOIDX_ENTRY_RECHECK : GEOIDX_ENTRY_MATCH, true, false);
-			if (knn_page == NULL)
-				emit(so, e[i], payload, recheck);
-			else
-				geoidx::knn_push_bound(
-					&so->knn, geoidx_tid_to_row(&e[i].tid), keep_payload(so, payload, so->cxt),
-					(uint8) GEOIDX_KIND_SHAPE, geoidx_shape_knn_bound(so, page, &e[i]), !recheck);
-			continue;
+			if (unlikely(GeoidxEntryPayloadOffset(&e[i]) != (char *) payload - (char *) page))
+				geoidx_corrupted(
+					scan->indexRelation, blk,
+					"entry %d's payload is not where its page's uniform payloads put it", i);
+			visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
 		}
-		if (knn_page == NULL)
-		{
-			if ((point && v == geoidx::Verdict::inside) || entry_matches(so, e[i]))
-				emit(so, e[i], payload);
-		}
-		else if (!point)
-		{
-			/* NULL and EMPTY rows come after every point */
-			if (entry_matches(so, e[i]))
-				geoidx::knn_push_last(&so->knn, geoidx_tid_to_row(&e[i].tid),
-									  keep_payload(so, payload, so->cxt),
-									  (uint8) GeoidxEntryKind(&e[i]));
-		}
-		else
-			chunk.e[chunk.n++] = geoidx::ChunkEntry{
-				geoidx_tid_to_row(&e[i].tid), keep_payload(so, payload, so->cxt), e[i].x, e[i].y};
 	}
+	else
+		for (int i = first; i < end; i++)
+		{
+			/* pos IS NULL keeps the NULL rows only, pos IS NOT NULL all others (EMPTY too) */
+			if (so->point_null_test != 0 && (GeoidxEntryKind(&e[i]) == GEOIDX_KIND_NULL) !=
+												(so->point_null_test == GEOIDX_IS_NULL))
+				continue;
+			IndexTuple payload = so->payload_desc
+									 ? geoidx_entry_payload(scan->indexRelation, blk, page, &e[i])
+									 : NULL;
+			if (!geoidx_payload_passes(so, payload))
+				continue;
+			visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
+		}
 	if (knn_page != NULL)
 		geoidx::knn_add_chunk(&so->knn, chunk,
 							  geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]),

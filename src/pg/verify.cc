@@ -152,6 +152,36 @@ open_geoidx(Oid indexoid, LOCKMODE lockmode)
 }
 
 /*
+ * Check a leaf's claim that every payload has one size (what lets a filter
+ * find entry i's payload without reading the entry, scan_page.cc).
+ */
+void
+check_uniform_payloads(Relation index, BlockNumber blk, Page page)
+{
+	int size = GeoidxLeafPayloadSize(page);
+	if (size == 0)
+		return;
+	int n = GeoidxPageCount(page);
+	if (size != (int) MAXALIGN(size) ||
+		((PageHeader) page)->pd_upper != GeoidxLeafTop(page) - n * size)
+		fail(index,
+			 psprintf("the page claims payloads of %d bytes its payload area does not hold", size),
+			 blk);
+	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+	for (int i = 0; i < n; i++)
+	{
+		int off = GeoidxEntryPayloadOffset(&e[i]);
+		if (off != GeoidxLeafTop(page) - (i + 1) * size ||
+			(int) MAXALIGN(IndexTupleSize((IndexTuple) ((char *) page + off))) != size)
+			fail(index,
+				 psprintf("entry %d's payload is not the %d bytes where the page's uniform "
+						  "payloads put it",
+						  i, size),
+				 blk);
+	}
+}
+
+/*
  * Tell whether a page is all zeroes: what a crash leaves when it came between extending the
  * file for a split and logging the split: nothing links to it, and it is fine.
  */
@@ -290,6 +320,7 @@ walk_tree(VerifyState *vs)
 				vs->tids[vs->ntids++] =
 					IndexedTid{e[i].tid, e[i].x, e[i].y, GeoidxEntryKind(&e[i]), p.blk, payload};
 			}
+			check_uniform_payloads(index, p.blk, page);
 		}
 		else
 		{
