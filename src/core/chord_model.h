@@ -1,17 +1,19 @@
 /*
  * The squared chord from a fixed centre to the points of a small patch of
- * longitudes and latitudes, to first order about the patch's middle with a
- * bound on what the first order leaves out: two multiply-adds a point instead
- * of the two sincos of its unit vector. A keyset page or a ring's hole rejects
- * the near half of every chunk that straddles its circle; most of those points
- * are decided from this range without trigonometry (knn_search.cc).
+ * longitudes and latitudes, to second order about the patch's middle with a
+ * bound on what the second order leaves out: a few multiply-adds a point
+ * instead of the two sincos of its unit vector. A keyset page or a ring's
+ * hole rejects the near half of every chunk that straddles its circle; most of
+ * those points are decided from this range without trigonometry
+ * (knn_search.cc).
  *
  * For u(lon, lat) = (cos lat cos lon, cos lat sin lon, sin lat) and a unit q,
- * f = |u - q|^2 = 2 - 2 u.q. Every second partial derivative of u has a norm
- * of at most 1 (cos lat, |sin lat| and 1), so the second-order term of f over
- * a step (dlon, dlat) is at most (|dlon| + |dlat|)^2 in absolute value, and
- * the first-order value is within that of f. kChordModelSlack covers the
- * rounding of the model and of the squared chord the exact test computes.
+ * f = |u - q|^2 = 2 - 2 u.q. Every third partial derivative of u has a norm
+ * of at most 1 (cos lat, |sin lat| or 1), so each of f's is at most 2, and the
+ * third-order term of f over a step (dlon, dlat) is at most
+ * 2 (|dlon| + |dlat|)^3 / 6 in absolute value: the second-order value is
+ * within that of f. kChordModelSlack covers the rounding of the model and of
+ * the squared chord the exact test computes.
  */
 #pragma once
 
@@ -25,13 +27,14 @@ namespace geoidx
 constexpr double kChordModelSlack = 1e-12;
 
 /* A patch's extent (radians, each way) beyond which a model decides too little to pay. */
-constexpr double kChordModelMaxSpan = 0.05;
+constexpr double kChordModelMaxSpan = 0.1;
 
 struct ChordModel
 {
 	double lon0, lat0; /* radians: the patch's middle */
 	double f0;         /* squared chord at the middle */
 	double d_lon, d_lat;
+	double h_lon_lon, h_lon_lat, h_lat_lat; /* the second-order term's coefficients */
 };
 
 struct Chord2Range
@@ -48,9 +51,10 @@ inline Chord2Range
 chord_model_range(const ChordModel &m, double lon, double lat)
 {
 	double a = lon - m.lon0, b = lat - m.lat0;
-	double f = m.f0 + m.d_lon * a + m.d_lat * b;
+	double f = m.f0 + m.d_lon * a + m.d_lat * b +
+			   (m.h_lon_lon * a * a + m.h_lon_lat * a * b + m.h_lat_lat * b * b);
 	double s = std::fabs(a) + std::fabs(b);
-	double r = s * s * (1.0 + 1e-9) + kChordModelSlack;
+	double r = s * s * s * (1.0 / 3.0) * (1.0 + 1e-9) + kChordModelSlack;
 	return Chord2Range{f - r, f + r};
 }
 
