@@ -209,9 +209,10 @@ visit_probed(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTupl
  * Hand on entry e of a leaf chunk whose payload passed the filters: an
  * unordered scan tests a point now, an ordered one copies the point into
  * chunk for the frontier, which tests it only if it surfaces. NULL and EMPTY
- * rows are decided now in either case.
+ * rows are decided now in either case. Points without a probe take the
+ * inline visit_point; this is everything else.
  */
-inline void
+void
 visit_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple payload,
 			geoidx::Verdict v, const geoidx::SearchItem *knn_page, geoidx::SearchChunk *chunk)
 {
@@ -261,6 +262,24 @@ visit_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple
 }
 
 /*
+ * visit_entry's common case inline: a point, in a scan without a shape
+ * operator's probe. False for any other entry.
+ */
+inline bool
+visit_point(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload, geoidx::Verdict v,
+			const geoidx::SearchItem *knn_page, geoidx::SearchChunk *chunk)
+{
+	if (!GeoidxEntryIsPoint(&e) || so->nprobes > 0)
+		return false;
+	if (knn_page != NULL)
+		chunk->e[chunk->n++] = geoidx::ChunkEntry{geoidx_tid_to_row(&e.tid),
+												  keep_payload(so, payload, so->cxt), e.x, e.y};
+	else if (v == geoidx::Verdict::inside || entry_matches(so, e))
+		emit(so, e, payload);
+	return true;
+}
+
+/*
  * Where the payloads of a leaf of n entries end, when they all have the size
  * GeoidxLeafPayloadSize says: then entry i's lies (i + 1) sizes below, and a
  * filter can test it without reading the entry. NULL when the page does not
@@ -307,7 +326,8 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 				geoidx_corrupted(
 					scan->indexRelation, blk,
 					"entry %d's payload is not where its page's uniform payloads put it", i);
-			visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
+			if (!visit_point(so, e[i], payload, v, knn_page, &chunk))
+				visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
 		}
 	}
 	else
@@ -322,7 +342,8 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 									 : NULL;
 			if (!geoidx_payload_passes(so, payload))
 				continue;
-			visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
+			if (!visit_point(so, e[i], payload, v, knn_page, &chunk))
+				visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
 		}
 	if (knn_page != NULL)
 		geoidx::knn_add_chunk(&so->knn, chunk,
