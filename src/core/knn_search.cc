@@ -13,6 +13,7 @@ namespace
 {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kRadPerDeg = M_PI / 180.0;
 
 /* Metres never more than the distance from the centre to v (the chord's bound). */
 double
@@ -107,8 +108,8 @@ chunk_chord_model(const KnnSearch *s, const SearchChunk &chunk, ChordModel *m)
 	constexpr double kMaxSpanDeg = kChordModelMaxSpan * 180.0 / M_PI;
 	if (lon_hi - lon_lo > kMaxSpanDeg || lat_hi - lat_lo > kMaxSpanDeg)
 		return false;
-	*m = chord_model(s->q, M_PI * (0.5 * (lon_lo + lon_hi)) / 180.0,
-					 M_PI * (0.5 * (lat_lo + lat_hi)) / 180.0);
+	*m = chord_model(s->q, 0.5 * (lon_lo + lon_hi) * kRadPerDeg,
+					 0.5 * (lat_lo + lat_hi) * kRadPerDeg);
 	return true;
 }
 
@@ -230,8 +231,9 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		return;
 	}
 	ChordModel model;
-	bool modelled =
-		!chunk.in_region && s->keys.near_side_keys && chunk_chord_model(s, chunk, &model);
+	bool modelled = !chunk.in_region && s->keys.near_side_keys &&
+					(s->chord_keys.n > 0 || s->chord_keys.never) &&
+					chunk_chord_model(s, chunk, &model);
 	KeyedPoints passed;
 	passed.n = 0;
 	passed.floor = chunk_bound;
@@ -241,8 +243,9 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		LonLat ll = stored_lonlat(e.x, e.y);
 		if (modelled)
 		{
-			Chord2Range r = chord_model_range(model, M_PI * ll.lon / 180.0, M_PI * ll.lat / 180.0);
-			int v = spatial_point_matches_by_chord(s->keys, s->q, ll.lat, r.lo, r.hi);
+			/* within an ulp of the exact test's radians: far inside kChordModelSlack */
+			Chord2Range r = chord_model_range(model, ll.lon * kRadPerDeg, ll.lat * kRadPerDeg);
+			int v = chord_keys_match(s->chord_keys, ll.lat, r.lo, r.hi);
 			if (v == 0)
 				continue;
 			if (v == 1)
@@ -351,6 +354,7 @@ knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat c
 	s->use_spheroid = true;
 	s->order_only = false;
 	s->centre_ecef = ecef_of(s->q);
+	s->chord_keys = chord_keys(keys, s->q);
 	s->planar = false;
 	s->target = PlanarTarget{0.0, 0.0, 0.0, 0.0, true};
 }

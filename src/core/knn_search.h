@@ -168,8 +168,9 @@ struct KnnSearch
 	 */
 	bool order_only;
 	Ecef centre_ecef;
-	bool planar;         /* ordered by the planar distance to target, not by metres */
-	PlanarTarget target; /* of a planar search */
+	ChordKeys chord_keys; /* the keys' chord tests around the centre, for the chord model */
+	bool planar;          /* ordered by the planar distance to target, not by metres */
+	PlanarTarget target;  /* of a planar search */
 };
 
 /* Start a search for the points nearest centre (degrees, as the cast leaves them). */

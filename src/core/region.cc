@@ -129,24 +129,10 @@ point_in_region(const RegionTest &t, LonLat p)
 	return point_in_region_at(t, p, g, unit_vector(g));
 }
 
-/* Decide from a range of the squared chord what point_in_region_at would, or -1. */
-int
-point_in_region_by_chord(const RegionTest &t, double lat_deg, double c2_lo, double c2_hi)
+bool
+region_is_outer(const RegionTest &t)
 {
-	if (t.mode == RegionMode::box_meets)
-		return 1;
-	if (t.constant >= 0)
-		return t.constant != 0;
-	/* point_in_region_at's tests in its order, each for every squared chord of the range */
-	const RadiusTest &c = t.circle;
-	bool outer = is_outer_mode(t.mode);
-	if (std::fabs(lat_deg - c.center.lat * 180.0 / M_PI) > c.reject_dlat_deg)
-		return outer;
-	if (c2_lo > c.reject_c2)
-		return outer;
-	if (c2_hi < c.accept_c2 && !(c2_hi > c.reject_c2))
-		return !outer;
-	return -1;
+	return is_outer_mode(t.mode);
 }
 
 /* Decide the same, with the point's radians and unit vector given. */

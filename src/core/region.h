@@ -76,14 +76,8 @@ bool point_in_region(const RegionTest &t, LonLat p);
 /* The same, with the point's radians g and unit vector v already computed. */
 bool point_in_region_at(const RegionTest &t, LonLat p, GeoPoint g, const Vec3 &v);
 
-/*
- * What point_in_region_at answers for a point at latitude lat_deg (degrees,
- * as the cast leaves it) whose squared chord to the region's centre, as
- * chord2 computes it, lies in [c2_lo, c2_hi]: 1 or 0 where its tests before
- * the trigonometric ones decide every value of the range alike, -1 where only
- * the point itself can tell.
- */
-int point_in_region_by_chord(const RegionTest &t, double lat_deg, double c2_lo, double c2_hi);
+/* The region is the complement of a disc (outside, dist_gt, dist_ge). */
+bool region_is_outer(const RegionTest &t);
 
 /* A POINT EMPTY row: ST_DWithin is false for it and ST_Distance NULL, so only outside holds. */
 inline bool

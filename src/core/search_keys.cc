@@ -58,24 +58,33 @@ spatial_point_matches_at(const SpatialKeys &k, LonLat p, GeoPoint g, const Vec3 
 	return true;
 }
 
-/* Decide every key from a range of the squared chord to q, or -1. */
-int
-spatial_point_matches_by_chord(const SpatialKeys &k, const Vec3 &q, double lat_deg, double c2_lo,
-							   double c2_hi)
+/* Gather the chord tests of the keys around q. */
+ChordKeys
+chord_keys(const SpatialKeys &k, const Vec3 &q)
 {
-	int verdict = 1;
+	ChordKeys ck{};
+	ck.complete = true;
 	for (int i = 0; i < k.n; i++)
 	{
 		const RegionTest &t = k.regions[i];
-		bool decidable = t.mode == RegionMode::box_meets || t.constant >= 0 ||
-						 (t.circle.q.x == q.x && t.circle.q.y == q.y && t.circle.q.z == q.z);
-		int v = decidable ? point_in_region_by_chord(t, lat_deg, c2_lo, c2_hi) : -1;
-		if (v == 0)
-			return 0;
-		if (v < 0)
-			verdict = -1;
+		if (t.mode == RegionMode::box_meets || t.constant == 1)
+			continue;
+		if (t.constant == 0)
+		{
+			ck.never = true;
+			continue;
+		}
+		bool same_centre = t.circle.q.x == q.x && t.circle.q.y == q.y && t.circle.q.z == q.z;
+		if (!same_centre || ck.n == kMaxChordTests)
+		{
+			ck.complete = false;
+			continue;
+		}
+		const RadiusTest &c = t.circle;
+		ck.t[ck.n++] = ChordTest{c.center.lat * 180.0 / M_PI, c.reject_dlat_deg, c.reject_c2,
+								 c.accept_c2, region_is_outer(t)};
 	}
-	return verdict;
+	return ck;
 }
 
 /* Return a stored point as the geography cast leaves it. */

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "pg_free.h"
@@ -40,13 +41,63 @@ bool spatial_point_matches(const SpatialKeys &k, LonLat p);
 bool spatial_point_matches_at(const SpatialKeys &k, LonLat p, GeoPoint g, const Vec3 &v);
 
 /*
- * What spatial_point_matches_at answers for a point at latitude lat_deg whose
- * squared chord to q lies in [c2_lo, c2_hi] (chord_model.h): 1 or 0 where
- * that range decides every key, -1 where the point's unit vector must. A key
- * around another centre than q never decides a point this way.
+ * The keys' tests before their trigonometric ones (point_in_region_at's), for
+ * points whose squared chord to one centre is known only within a range
+ * (chord_model.h): what decides most of a chunk's points without their unit
+ * vectors.
  */
-int spatial_point_matches_by_chord(const SpatialKeys &k, const Vec3 &q, double lat_deg,
-								   double c2_lo, double c2_hi);
+struct ChordTest
+{
+	double centre_lat_deg;
+	double reject_dlat_deg;
+	double reject_c2;
+	double accept_c2;
+	bool outer;
+};
+
+constexpr int kMaxChordTests = 4;
+
+struct ChordKeys
+{
+	int n;
+	bool never;    /* a key no point satisfies */
+	bool complete; /* every key is here: the tests can accept a point, not only reject it */
+	ChordTest t[kMaxChordTests];
+};
+
+/* The chord tests of the keys around centre q (a key around another centre is left out). */
+ChordKeys chord_keys(const SpatialKeys &k, const Vec3 &q);
+
+/*
+ * What spatial_point_matches_at answers for a point at latitude lat_deg whose
+ * squared chord to q, as chord2 computes it, lies in [c2_lo, c2_hi]: 1 or 0
+ * where that decides every key, -1 where the point's unit vector must.
+ */
+inline int
+chord_keys_match(const ChordKeys &ck, double lat_deg, double c2_lo, double c2_hi)
+{
+	if (ck.never)
+		return 0;
+	int verdict = ck.complete ? 1 : -1;
+	for (int i = 0; i < ck.n; i++)
+	{
+		/* point_in_region_at's tests in its order, each for every squared chord of the range */
+		const ChordTest &t = ck.t[i];
+		if (std::fabs(lat_deg - t.centre_lat_deg) > t.reject_dlat_deg || c2_lo > t.reject_c2)
+		{
+			if (!t.outer)
+				return 0;
+		}
+		else if (c2_hi < t.accept_c2 && !(c2_hi > t.reject_c2))
+		{
+			if (t.outer)
+				return 0;
+		}
+		else
+			verdict = -1;
+	}
+	return verdict;
+}
 
 /* A NULL row: every condition is strict, so it matches only when there is none. */
 inline bool

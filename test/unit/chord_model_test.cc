@@ -60,6 +60,10 @@ TEST(ChordModel, RangeHoldsTheExactSquaredChord)
 			Chord2Range r = chord_model_range(m, radians(p.lon), radians(p.lat));
 			ASSERT_LE(r.lo, c2) << "patch " << patch << " point " << i;
 			ASSERT_GE(r.hi, c2) << "patch " << patch << " point " << i;
+			/* the search multiplies by pi / 180 where the exact test divides by 180 */
+			Chord2Range rm = chord_model_range(m, p.lon * (M_PI / 180.0), p.lat * (M_PI / 180.0));
+			ASSERT_LE(rm.lo, c2) << "patch " << patch << " point " << i;
+			ASSERT_GE(rm.hi, c2) << "patch " << patch << " point " << i;
 			/* the range is the remainder's bound, not wider: it decides small patches */
 			double s = std::fabs(radians(p.lon - lon_mid)) + std::fabs(radians(p.lat - lat_mid));
 			ASSERT_LE(r.hi - r.lo, 2.0 * s * s * s / 3.0 * 1.01 + 3e-12);
@@ -111,6 +115,7 @@ TEST(ChordModel, KeysDecideAsTheExactTest)
 				break;
 		}
 		SpatialKeys keys = spatial_keys(regions.data(), (int) regions.size());
+		ChordKeys ck = chord_keys(keys, q);
 		/* patches on the circle: at the radius from the centre, bearing at random */
 		for (int patch = 0; patch < 20; patch++)
 		{
@@ -129,7 +134,7 @@ TEST(ChordModel, KeysDecideAsTheExactTest)
 					std::max(-90.0, std::min(90.0, (lat * 180.0 / M_PI) + span * (u(rng) - 0.5)))};
 				p = stored_lonlat(p.lon, p.lat);
 				Chord2Range r = chord_model_range(m, radians(p.lon), radians(p.lat));
-				int by_chord = spatial_point_matches_by_chord(keys, q, p.lat, r.lo, r.hi);
+				int by_chord = chord_keys_match(ck, p.lat, r.lo, r.hi);
 				GeoPoint g = geographic_point(p);
 				bool exact = spatial_point_matches_at(keys, p, g, unit_vector(g));
 				if (trial % 5 == 4)
