@@ -30,4 +30,21 @@ chord_model(const Vec3 &q, double lon0, double lat0)
 	return m;
 }
 
+/* The model about the direction of the box's middle. */
+bool
+chord_model_of_box(const Vec3 &q, const Box3 &b, ChordModel *m)
+{
+	if (box_is_empty(b))
+		return false;
+	double d2 = 0.0;
+	for (int a = 0; a < 3; a++)
+		d2 += (b.hi[a] - b.lo[a]) * (b.hi[a] - b.lo[a]);
+	if (!(d2 < kChordModelMaxSpan * kChordModelMaxSpan))
+		return false;
+	double x = 0.5 * (b.lo[0] + b.hi[0]), y = 0.5 * (b.lo[1] + b.hi[1]),
+		   z = 0.5 * (b.lo[2] + b.hi[2]);
+	*m = chord_model(q, std::atan2(y, x), std::atan2(z, std::hypot(x, y)));
+	return true;
+}
+
 } // namespace geoidx

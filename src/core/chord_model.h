@@ -46,6 +46,14 @@ struct Chord2Range
 /* The model of |u - q|^2 about (lon0, lat0), radians. */
 ChordModel chord_model(const Vec3 &q, double lon0, double lat0);
 
+/*
+ * The model about the middle of a box of unit vectors (a chunk's), false when
+ * the box is empty or too large for it to decide much. The remainder is a
+ * point's own, so any middle gives correct ranges; a box across the
+ * antimeridian gives wide ones (its points' longitudes lie ~360 degrees apart).
+ */
+bool chord_model_of_box(const Vec3 &q, const Box3 &b, ChordModel *m);
+
 /* A range that holds the squared chord the exact test computes for the point (radians). */
 inline Chord2Range
 chord_model_range(const ChordModel &m, double lon, double lat)

@@ -371,6 +371,9 @@ typedef struct GeoidxScanOpaqueData
 	int nregions;
 	geoidx::RegionTest *regions;
 	geoidx::SpatialKeys keys;
+	/* the keys' chord tests around the first key's centre (an unordered scan's chord models) */
+	geoidx::ChordKeys chord_keys;
+	geoidx::Vec3 chord_centre;
 	/*
 	 * Every region key is a candidate disc, whose answer for a shape is its
 	 * box's (circle.cc): the index holds that box, so no shape needs a recheck.

@@ -77,6 +77,14 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 			so->shapes_exact = false;
 	}
 	so->keys = geoidx::spatial_keys(so->regions, so->nregions);
+	so->chord_keys = geoidx::ChordKeys{};
+	for (int i = 0; i < so->nregions; i++)
+		if (so->regions[i].mode != geoidx::RegionMode::box_meets && so->regions[i].constant < 0)
+		{
+			so->chord_centre = so->regions[i].circle.q;
+			so->chord_keys = geoidx::chord_keys(so->keys, so->chord_centre);
+			break;
+		}
 	geoidx_fixed_filter_init(so);
 }
 

@@ -12,6 +12,8 @@
  * FOLLOW_RIGHT), and then its right sibling is visited too, under the same
  * parent LSN and the same bound.
  */
+#include "chord_model.h"
+
 #include "scan_filter.h"
 
 namespace
@@ -280,6 +282,20 @@ visit_point(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload, g
 }
 
 /*
+ * An unordered scan's verdict on a point of a chunk its circle cuts, from the
+ * chunk's chord model: 1 or 0 as the exact test would answer, -1 where only
+ * the exact test can tell (a point near the circle).
+ */
+inline int
+chord_verdict(GeoidxScanOpaque so, const geoidx::ChordModel &model, const GeoidxLeafEntry &e)
+{
+	geoidx::LonLat ll = geoidx::stored_lonlat(e.x, e.y);
+	geoidx::Chord2Range r =
+		geoidx::chord_model_range(model, ll.lon * (M_PI / 180.0), ll.lat * (M_PI / 180.0));
+	return geoidx::chord_keys_match(so->chord_keys, ll.lat, r.lo, r.hi);
+}
+
+/*
  * Where the payloads of a leaf of n entries end, when they all have the size
  * GeoidxLeafPayloadSize says: then entry i's lies (i + 1) sizes below, and a
  * filter can test it without reading the entry. NULL when the page does not
@@ -314,6 +330,13 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 	const char *top = so->fixed_filter && so->point_null_test == 0 && so->payload_desc
 						  ? uniform_payloads(page, n)
 						  : NULL;
+	/* an unordered scan decides most points of a chunk its circle cuts without trigonometry */
+	geoidx::ChordModel model;
+	bool modelled = knn_page == NULL && v == geoidx::Verdict::maybe && so->nprobes == 0 &&
+					so->chord_keys.n > 0 &&
+					geoidx::chord_model_of_box(
+						so->chord_centre,
+						geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]), &model);
 	if (top != NULL)
 	{
 		int size = GeoidxLeafPayloadSize(page);
@@ -326,6 +349,17 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 				geoidx_corrupted(
 					scan->indexRelation, blk,
 					"entry %d's payload is not where its page's uniform payloads put it", i);
+			if (modelled && GeoidxEntryIsPoint(&e[i]))
+			{
+				int d = chord_verdict(so, model, e[i]);
+				if (d == 0)
+					continue;
+				if (d == 1)
+				{
+					emit(so, e[i], payload);
+					continue;
+				}
+			}
 			if (!visit_point(so, e[i], payload, v, knn_page, &chunk))
 				visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
 		}
@@ -342,6 +376,17 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 									 : NULL;
 			if (!geoidx_payload_passes(so, payload))
 				continue;
+			if (modelled && GeoidxEntryIsPoint(&e[i]))
+			{
+				int d = chord_verdict(so, model, e[i]);
+				if (d == 0)
+					continue;
+				if (d == 1)
+				{
+					emit(so, e[i], payload);
+					continue;
+				}
+			}
 			if (!visit_point(so, e[i], payload, v, knn_page, &chunk))
 				visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
 		}

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "chord_model.h"
 #include "region.h"
@@ -73,6 +74,54 @@ TEST(ChordModel, RangeHoldsTheExactSquaredChord)
 	}
 	/* the third-order term is there: some points need a good part of the bound */
 	EXPECT_GT(widest, 0.1);
+}
+
+/*
+ * A model about a chunk box's middle (an unordered scan's): the range holds
+ * every point of the box, across the antimeridian and at the poles too; an
+ * empty box or one too large has no model.
+ */
+TEST(ChordModel, BoxModelHoldsItsPoints)
+{
+	std::mt19937_64 rng(33);
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	int modelled = 0;
+	for (int patch = 0; patch < 5000; patch++)
+	{
+		double span = 4.0 * std::pow(u(rng), 2.0); /* degrees */
+		double lon0 = -180.0 + 360.0 * u(rng), lat0 = -90.0 + (180.0 - span) * u(rng);
+		if (patch % 5 == 0)
+			lon0 = 180.0 - span / 2; /* across the antimeridian: longitudes wrap */
+		if (patch % 5 == 1)
+			lat0 = 90.0 - span;
+		Vec3 q = unit_vector(geographic_point(LonLat{lon0 + 3.0 * u(rng), lat0 - 3.0 * u(rng)}));
+		std::vector<LonLat> pts;
+		Box3 box = box_empty();
+		for (int i = 0; i < 32; i++)
+		{
+			double lon = lon0 + span * u(rng);
+			LonLat p = stored_lonlat(lon > 180.0 ? lon - 360.0 : lon, lat0 + span * u(rng));
+			pts.push_back(p);
+			box_extend(&box, unit_vector(geographic_point(p)));
+		}
+		ChordModel m;
+		if (!chord_model_of_box(q, box, &m))
+		{
+			ASSERT_GT(span, 3.0) << "a small box without a model";
+			continue;
+		}
+		modelled++;
+		for (const LonLat &p : pts)
+		{
+			double c2 = exact_chord2(p, q);
+			Chord2Range r = chord_model_range(m, radians(p.lon), radians(p.lat));
+			ASSERT_LE(r.lo, c2) << "patch " << patch;
+			ASSERT_GE(r.hi, c2) << "patch " << patch;
+		}
+	}
+	EXPECT_GT(modelled, 4000);
+	ChordModel m;
+	EXPECT_FALSE(chord_model_of_box(Vec3{1, 0, 0}, box_empty(), &m));
 }
 
 /*
