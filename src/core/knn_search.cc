@@ -407,9 +407,10 @@ struct ChildRef
 struct ChildPages
 {
 	int n;
+	int next; /* the nearest of c */
 	int16_t level;
 	uint64_t parent_lsn;
-	ChildRef *c; /* n of them, in the same allocation */
+	ChildRef *c; /* n of them, in the same allocation, unordered */
 };
 
 namespace
@@ -445,15 +446,26 @@ push_child(KnnSearch *s, const ChildPages &c, const ChildRef &r)
 	heap_push(&s->heap, p);
 }
 
-/* The order of the children's heap (nearest on top); a type, so that the heap calls inline it. */
-struct Farther
+/*
+ * The index of c's nearest child. Most children of a page never surface, so
+ * they are not kept in order: a scan finds the next when one leaves, with no
+ * branch to mispredict (a heap's sifts cost more than the scans of the few
+ * children a search takes from a page).
+ */
+int
+nearest_child(const ChildPages *c)
 {
-	bool
-	operator()(const ChildRef &a, const ChildRef &b) const
+	int best = 0;
+	double b = c->c[0].raw;
+	for (int i = 1; i < c->n; i++)
 	{
-		return a.raw > b.raw;
+		double r = c->c[i].raw;
+		bool nearer = r < b;
+		b = nearer ? r : b;
+		best = nearer ? i : best;
 	}
-};
+	return best;
+}
 
 /*
  * Put c's nearest child on the frontier, and c after it keyed by the next
@@ -465,13 +477,13 @@ advance_children(KnnSearch *s, ChildPages *c)
 {
 	while (c->n > 0)
 	{
-		/* c->c is a binary heap on raw, nearest on top (knn_end_children made it) */
-		std::pop_heap(c->c, c->c + c->n, Farther());
-		c->n--;
-		push_child(s, *c, c->c[c->n]);
+		ChildRef r = c->c[c->next];
+		c->c[c->next] = c->c[--c->n];
+		push_child(s, *c, r);
 		if (c->n == 0)
 			break;
-		double raw = c->c[0].raw;
+		c->next = nearest_child(c);
+		double raw = c->c[c->next].raw;
 		if (s->planar || raw == kInf || raw < kMonotoneChord2)
 		{
 			SearchItem b{};
@@ -497,6 +509,7 @@ knn_begin_children(KnnSearch *s, int max_children, int16_t level, uint64_t paren
 	ChildPages *c = (ChildPages *) s->cb.alloc(
 		s->cb.ctx, head + sizeof(ChildRef) * (size_t) std::max(max_children, 1));
 	c->n = 0;
+	c->next = 0;
 	c->level = level;
 	c->parent_lsn = parent_lsn;
 	c->c = (ChildRef *) ((char *) c + head);
@@ -512,7 +525,13 @@ knn_add_child(KnnSearch *s, ChildPages *c, const Box3 &box, uint32_t blk)
 void
 knn_end_children(KnnSearch *s, ChildPages *c)
 {
-	std::make_heap(c->c, c->c + c->n, Farther());
+	if (c->n == 0)
+	{
+		if (s->cb.release)
+			s->cb.release(s->cb.ctx, c);
+		return;
+	}
+	c->next = nearest_child(c);
 	/* the nearest goes on the frontier at once: it is usually the next page read */
 	advance_children(s, c);
 }
