@@ -296,6 +296,28 @@ chord_verdict(GeoidxScanOpaque so, const geoidx::ChordModel &model, const Geoidx
 }
 
 /*
+ * Hand on an entry whose payload passed the filters: a point of an unordered
+ * scan decided by the chunk's chord model (model, or NULL) where it decides,
+ * else by visit_point or visit_entry.
+ */
+inline void
+hand_on(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple payload,
+		geoidx::Verdict v, const geoidx::SearchItem *knn_page, geoidx::SearchChunk *chunk,
+		const geoidx::ChordModel *model)
+{
+	if (model != NULL && GeoidxEntryIsPoint(&e))
+	{
+		int d = chord_verdict(so, *model, e);
+		if (d == 1)
+			emit(so, e, payload);
+		if (d >= 0)
+			return;
+	}
+	if (!visit_point(so, e, payload, v, knn_page, chunk))
+		visit_entry(so, page, e, payload, v, knn_page, chunk);
+}
+
+/*
  * Where the payloads of a leaf of n entries end, when they all have the size
  * GeoidxLeafPayloadSize says: then entry i's lies (i + 1) sizes below, and a
  * filter can test it without reading the entry. NULL when the page does not
@@ -349,19 +371,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 				geoidx_corrupted(
 					scan->indexRelation, blk,
 					"entry %d's payload is not where its page's uniform payloads put it", i);
-			if (modelled && GeoidxEntryIsPoint(&e[i]))
-			{
-				int d = chord_verdict(so, model, e[i]);
-				if (d == 0)
-					continue;
-				if (d == 1)
-				{
-					emit(so, e[i], payload);
-					continue;
-				}
-			}
-			if (!visit_point(so, e[i], payload, v, knn_page, &chunk))
-				visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
+			hand_on(so, page, e[i], payload, v, knn_page, &chunk, modelled ? &model : NULL);
 		}
 	}
 	else
@@ -376,19 +386,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 									 : NULL;
 			if (!geoidx_payload_passes(so, payload))
 				continue;
-			if (modelled && GeoidxEntryIsPoint(&e[i]))
-			{
-				int d = chord_verdict(so, model, e[i]);
-				if (d == 0)
-					continue;
-				if (d == 1)
-				{
-					emit(so, e[i], payload);
-					continue;
-				}
-			}
-			if (!visit_point(so, e[i], payload, v, knn_page, &chunk))
-				visit_entry(so, page, e[i], payload, v, knn_page, &chunk);
+			hand_on(so, page, e[i], payload, v, knn_page, &chunk, modelled ? &model : NULL);
 		}
 	if (knn_page != NULL)
 		geoidx::knn_add_chunk(&so->knn, chunk,
