@@ -208,22 +208,20 @@ visit_probed(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTupl
 }
 
 /*
- * Hand on entry e of a leaf chunk whose payload passed the filters: an
- * unordered scan tests a point now, an ordered one copies the point into
- * chunk for the frontier, which tests it only if it surfaces. NULL and EMPTY
- * rows are decided now in either case. Points without a probe take the
- * inline visit_point; this is everything else.
+ * Hand on an entry that is not visit_point's: any entry of a scan with a shape
+ * operator's probe, a shape, or a NULL or EMPTY row (decided now; an ordered
+ * scan returns them after every point).
  */
 void
 visit_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple payload,
-			geoidx::Verdict v, const geoidx::SearchItem *knn_page, geoidx::SearchChunk *chunk)
+			geoidx::Verdict v, const geoidx::SearchItem *knn_page)
 {
 	if (so->nprobes > 0)
 	{
 		visit_probed(so, page, e, payload, knn_page != NULL);
 		return;
 	}
-	bool point = GeoidxEntryIsPoint(&e);
+	Assert(!GeoidxEntryIsPoint(&e));
 	if (GeoidxEntryIsShape(&e))
 	{
 		/* a shape is decided by its box (or pieces) where they decide, else rechecked */
@@ -246,26 +244,19 @@ visit_entry(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple
 								   geoidx_shape_knn_bound(so, page, &e), !recheck);
 		return;
 	}
+	if (!entry_matches(so, e))
+		return;
 	if (knn_page == NULL)
-	{
-		if ((point && v == geoidx::Verdict::inside) || entry_matches(so, e))
-			emit(so, e, payload);
-	}
-	else if (!point)
-	{
-		/* NULL and EMPTY rows come after every point */
-		if (entry_matches(so, e))
-			geoidx::knn_push_last(&so->knn, geoidx_tid_to_row(&e.tid),
-								  keep_payload(so, payload, so->cxt), (uint8) GeoidxEntryKind(&e));
-	}
+		emit(so, e, payload);
 	else
-		chunk->e[chunk->n++] = geoidx::ChunkEntry{geoidx_tid_to_row(&e.tid),
-												  keep_payload(so, payload, so->cxt), e.x, e.y};
+		geoidx::knn_push_last(&so->knn, geoidx_tid_to_row(&e.tid),
+							  keep_payload(so, payload, so->cxt), (uint8) GeoidxEntryKind(&e));
 }
 
 /*
- * visit_entry's common case inline: a point, in a scan without a shape
- * operator's probe. False for any other entry.
+ * Hand on a point in a scan without a shape operator's probe: an unordered
+ * scan tests it now, an ordered one copies it into chunk for the frontier,
+ * which tests it only if it surfaces. False for any other entry (visit_entry's).
  */
 inline bool
 visit_point(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload, geoidx::Verdict v,
@@ -314,7 +305,7 @@ hand_on(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple pay
 			return;
 	}
 	if (!visit_point(so, e, payload, v, knn_page, chunk))
-		visit_entry(so, page, e, payload, v, knn_page, chunk);
+		visit_entry(so, page, e, payload, v, knn_page);
 }
 
 /*
