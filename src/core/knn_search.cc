@@ -87,23 +87,22 @@ key_point(const KnnSearch *s, SearchItem *item, const Vec3 &v)
 }
 
 /*
- * The chord model of a chunk's points (chord_model.h), false when they spread
- * too far for it to decide much, or are too few to pay for its trigonometry.
+ * The chord model of a chunk's points (chord_model.h; ll: their stored
+ * lon/lat), false when they spread too far for it to decide much, or are too
+ * few to pay for its trigonometry.
  */
 bool
-chunk_chord_model(const KnnSearch *s, const SearchChunk &chunk, ChordModel *m)
+chunk_chord_model(const KnnSearch *s, const LonLat *ll, int n, ChordModel *m)
 {
-	if (chunk.n < 3)
+	if (n < 3)
 		return false;
-	LonLat ll = stored_lonlat(chunk.e[0].x, chunk.e[0].y);
-	double lon_lo = ll.lon, lon_hi = ll.lon, lat_lo = ll.lat, lat_hi = ll.lat;
-	for (int i = 1; i < chunk.n; i++)
+	double lon_lo = ll[0].lon, lon_hi = ll[0].lon, lat_lo = ll[0].lat, lat_hi = ll[0].lat;
+	for (int i = 1; i < n; i++)
 	{
-		ll = stored_lonlat(chunk.e[i].x, chunk.e[i].y);
-		lon_lo = std::min(lon_lo, ll.lon);
-		lon_hi = std::max(lon_hi, ll.lon);
-		lat_lo = std::min(lat_lo, ll.lat);
-		lat_hi = std::max(lat_hi, ll.lat);
+		lon_lo = std::min(lon_lo, ll[i].lon);
+		lon_hi = std::max(lon_hi, ll[i].lon);
+		lat_lo = std::min(lat_lo, ll[i].lat);
+		lat_hi = std::max(lat_hi, ll[i].lat);
 	}
 	constexpr double kMaxSpanDeg = kChordModelMaxSpan * 180.0 / M_PI;
 	if (lon_hi - lon_lo > kMaxSpanDeg || lat_hi - lat_lo > kMaxSpanDeg)
@@ -230,22 +229,24 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		push_planar_points(s, chunk);
 		return;
 	}
+	LonLat lls[kSearchChunk];
+	for (int i = 0; i < chunk.n; i++)
+		lls[i] = stored_lonlat(chunk.e[i].x, chunk.e[i].y);
 	ChordModel model;
 	bool modelled = !chunk.in_region && s->keys.near_side_keys &&
 					(s->chord_keys.n > 0 || s->chord_keys.never) &&
-					chunk_chord_model(s, chunk, &model);
+					chunk_chord_model(s, lls, chunk.n, &model);
 	KeyedPoints passed;
 	passed.n = 0;
 	passed.floor = chunk_bound;
 	for (int i = 0; i < chunk.n; i++)
 	{
 		const ChunkEntry &e = chunk.e[i];
-		LonLat ll = stored_lonlat(e.x, e.y);
+		LonLat ll = lls[i];
 		if (modelled)
 		{
-			/* within an ulp of the exact test's radians: far inside kChordModelSlack */
-			Chord2Range r = chord_model_range(model, ll.lon * kRadPerDeg, ll.lat * kRadPerDeg);
-			int v = chord_keys_match(s->chord_keys, ll.lat, r.lo, r.hi);
+			Chord2Range r;
+			int v = chord_model_match(s->chord_keys, model, ll, &r);
 			if (v == 0)
 				continue;
 			if (v == 1)

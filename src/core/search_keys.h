@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "chord_model.h"
 #include "pg_free.h"
 #include "region.h"
 
@@ -97,6 +98,19 @@ chord_keys_match(const ChordKeys &ck, double lat_deg, double c2_lo, double c2_hi
 			verdict = -1;
 	}
 	return verdict;
+}
+
+/*
+ * The keys' verdict (chord_keys_match) on a stored point (degrees, as
+ * stored_lonlat leaves it) from a chord model about ck's centre, and the range
+ * the model gives it. Degrees become radians by a multiplication, within an
+ * ulp of the exact test's division: far inside kChordModelSlack.
+ */
+inline int
+chord_model_match(const ChordKeys &ck, const ChordModel &m, LonLat ll, Chord2Range *r)
+{
+	*r = chord_model_range(m, ll.lon * (M_PI / 180.0), ll.lat * (M_PI / 180.0));
+	return chord_keys_match(ck, ll.lat, r->lo, r->hi);
 }
 
 /* A NULL row: every condition is strict, so it matches only when there is none. */

@@ -280,10 +280,8 @@ visit_point(GeoidxScanOpaque so, const GeoidxLeafEntry &e, IndexTuple payload, g
 inline int
 chord_verdict(GeoidxScanOpaque so, const geoidx::ChordModel &model, const GeoidxLeafEntry &e)
 {
-	geoidx::LonLat ll = geoidx::stored_lonlat(e.x, e.y);
-	geoidx::Chord2Range r =
-		geoidx::chord_model_range(model, ll.lon * (M_PI / 180.0), ll.lat * (M_PI / 180.0));
-	return geoidx::chord_keys_match(so->chord_keys, ll.lat, r.lo, r.hi);
+	geoidx::Chord2Range r;
+	return geoidx::chord_model_match(so->chord_keys, model, geoidx::stored_lonlat(e.x, e.y), &r);
 }
 
 /*
