@@ -356,6 +356,7 @@ knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat c
 	s->order_only = false;
 	s->centre_ecef = ecef_of(s->q);
 	s->chord_keys = chord_keys(keys, s->q);
+	s->spare = nullptr;
 	s->planar = false;
 	s->target = PlanarTarget{0.0, 0.0, 0.0, 0.0, true};
 }
@@ -550,6 +551,16 @@ knn_release_item(KnnSearch *s, const SearchItem &item)
 		s->cb.release(s->cb.ctx, item.points);
 }
 
+void
+knn_finish(KnnSearch *s)
+{
+	for (size_t i = 0; i < s->heap.size; i++)
+		knn_release_item(s, s->heap.items[i]);
+	if (s->spare != nullptr && s->cb.release)
+		s->cb.release(s->cb.ctx, s->spare);
+	s->spare = nullptr;
+}
+
 /* Put the right sibling of a page that split under the scan on the frontier. */
 void
 knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level)
@@ -561,27 +572,63 @@ knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t
 	heap_push(&s->heap, r);
 }
 
+/* Take a chunk buffer: the spare one, else a new one. */
+SearchChunk *
+knn_chunk_buffer(KnnSearch *s)
+{
+	SearchChunk *c = s->spare;
+	s->spare = nullptr;
+	if (c == nullptr)
+		c = (SearchChunk *) s->cb.alloc(s->cb.ctx, sizeof(SearchChunk));
+	return c;
+}
+
+namespace
+{
+
+/* A whole chunk buffer the frontier is done with: the spare, or freed. */
+void
+recycle_chunk(KnnSearch *s, SearchChunk *c)
+{
+	if (s->spare == nullptr)
+		s->spare = c;
+	else if (s->cb.release)
+		s->cb.release(s->cb.ctx, c);
+}
+
+} // namespace
+
 /* Put a leaf chunk's matching entries on the frontier (small chunks as points). */
 void
-knn_add_chunk(KnnSearch *s, const SearchChunk &chunk, const Box3 &chunk_box, const SearchItem &page)
+knn_add_chunk(KnnSearch *s, SearchChunk *chunk, const Box3 &chunk_box, const SearchItem &page)
 {
-	if (chunk.n == 0)
-		return;
-	double bound =
-		box_is_empty(chunk_box) ? page.dist : std::max(page.dist, knn_box_bound(s, chunk_box));
-	if (chunk.n <= kSmallChunk)
+	if (chunk->n == 0)
 	{
-		push_chunk_points(s, chunk, bound);
+		recycle_chunk(s, chunk);
 		return;
 	}
-	size_t bytes = offsetof(SearchChunk, e) + sizeof(ChunkEntry) * (size_t) chunk.n;
-	SearchChunk *copy = (SearchChunk *) s->cb.alloc(s->cb.ctx, bytes);
-	memcpy(copy, &chunk, bytes);
+	double bound =
+		box_is_empty(chunk_box) ? page.dist : std::max(page.dist, knn_box_bound(s, chunk_box));
+	if (chunk->n <= kSmallChunk)
+	{
+		push_chunk_points(s, *chunk, bound);
+		recycle_chunk(s, chunk);
+		return;
+	}
+	/* a chunk a filter thinned waits in a copy of its size, not in a whole buffer */
+	SearchChunk *kept = chunk;
+	if (chunk->n <= kSearchChunk / 2)
+	{
+		size_t bytes = offsetof(SearchChunk, e) + sizeof(ChunkEntry) * (size_t) chunk->n;
+		kept = (SearchChunk *) s->cb.alloc(s->cb.ctx, bytes);
+		memcpy(kept, chunk, bytes);
+		recycle_chunk(s, chunk);
+	}
 	SearchItem c{};
 	c.dist = bound;
 	c.kind = ItemKind::chunk;
 	c.row_kind = kRowPoint;
-	c.chunk = copy;
+	c.chunk = kept;
 	heap_push(&s->heap, c);
 }
 
@@ -645,7 +692,9 @@ expand(KnnSearch *s, const SearchItem &item)
 			break;
 		case ItemKind::chunk:
 			push_chunk_points(s, *item.chunk, item.dist);
-			if (s->cb.release)
+			if (item.chunk->n > kSearchChunk / 2)
+				recycle_chunk(s, item.chunk);
+			else if (s->cb.release)
 				s->cb.release(s->cb.ctx, item.chunk);
 			break;
 		case ItemKind::points:

@@ -169,6 +169,7 @@ struct KnnSearch
 	bool order_only;
 	Ecef centre_ecef;
 	ChordKeys chord_keys; /* the keys' chord tests around the centre, for the chord model */
+	SearchChunk *spare;   /* a whole chunk buffer done with, for the next leaf chunk */
 	bool planar;          /* ordered by the planar distance to target, not by metres */
 	PlanarTarget target;  /* of a planar search */
 };
@@ -198,17 +199,26 @@ void knn_end_children(KnnSearch *s, ChildPages *c);
 /* Free what a frontier item owns (a chunk copy, children), for a search dropped midway. */
 void knn_release_item(KnnSearch *s, const SearchItem &item);
 
+/* Free everything the search owns but its heap array: the items' memory and the spare chunk. */
+void knn_finish(KnnSearch *s);
+
 /* Put the right sibling of a page that split under us on the frontier, with the page's bound. */
 void knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level);
 
 /*
- * Hand over the entries of one chunk of a leaf that passed the filters:
- * chunk_box is the chunk's box, page the page item being visited (its bound
- * holds for the chunk too). Small chunks push their points at once, others
- * are copied and wait on the frontier.
+ * A buffer for the entries of one leaf chunk, for the glue to fill straight
+ * from the page and hand back to knn_add_chunk: the frontier keeps it as the
+ * chunk's item, so a chunk is copied out of the page once.
  */
-void knn_add_chunk(KnnSearch *s, const SearchChunk &chunk, const Box3 &chunk_box,
-				   const SearchItem &page);
+SearchChunk *knn_chunk_buffer(KnnSearch *s);
+
+/*
+ * Hand over the entries of one chunk of a leaf that passed the filters, in a
+ * knn_chunk_buffer (the search owns it again): chunk_box is the chunk's box,
+ * page the page item being visited (its bound holds for the chunk too). Small
+ * chunks push their points at once, others wait on the frontier.
+ */
+void knn_add_chunk(KnnSearch *s, SearchChunk *chunk, const Box3 &chunk_box, const SearchItem &page);
 
 /* A row with no point (row_kind != kRowPoint): it comes after every point, at +Infinity. */
 void knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind);

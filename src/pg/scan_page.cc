@@ -335,9 +335,14 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 	int n = GeoidxPageCount(page);
 	int end = Min(n, first + GEOIDX_CHUNK);
-	geoidx::SearchChunk chunk;
-	chunk.n = 0;
-	chunk.in_region = (v == geoidx::Verdict::inside);
+	/* an ordered scan copies the chunk's points once, into the buffer the frontier keeps */
+	geoidx::SearchChunk *chunk = NULL;
+	if (knn_page != NULL)
+	{
+		chunk = geoidx::knn_chunk_buffer(&so->knn);
+		chunk->n = 0;
+		chunk->in_region = (v == geoidx::Verdict::inside);
+	}
 	const char *top = so->fixed_filter && so->point_null_test == 0 && so->payload_desc
 						  ? uniform_payloads(page, n)
 						  : NULL;
@@ -348,7 +353,21 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 					geoidx::chord_model_of_box(
 						so->chord_centre,
 						geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]), &model);
-	if (top != NULL)
+	if (chunk != NULL && so->payload_desc == NULL && so->point_null_test == 0 && so->nprobes == 0)
+	{
+		/* no payloads, filters or probes: every point goes to the frontier as it is */
+		int m = 0;
+		for (int i = first; i < end; i++)
+		{
+			if (likely(GeoidxEntryIsPoint(&e[i])))
+				chunk->e[m++] =
+					geoidx::ChunkEntry{geoidx_tid_to_row(&e[i].tid), NULL, e[i].x, e[i].y};
+			else
+				visit_entry(so, page, e[i], NULL, v, knn_page);
+		}
+		chunk->n = m;
+	}
+	else if (top != NULL)
 	{
 		int size = GeoidxLeafPayloadSize(page);
 		for (int i = first; i < end; i++)
@@ -360,7 +379,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 				geoidx_corrupted(
 					scan->indexRelation, blk,
 					"entry %d's payload is not where its page's uniform payloads put it", i);
-			hand_on(so, page, e[i], payload, v, knn_page, &chunk, modelled ? &model : NULL);
+			hand_on(so, page, e[i], payload, v, knn_page, chunk, modelled ? &model : NULL);
 		}
 	}
 	else
@@ -375,9 +394,9 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 									 : NULL;
 			if (!geoidx_payload_passes(so, payload))
 				continue;
-			hand_on(so, page, e[i], payload, v, knn_page, &chunk, modelled ? &model : NULL);
+			hand_on(so, page, e[i], payload, v, knn_page, chunk, modelled ? &model : NULL);
 		}
-	if (knn_page != NULL)
+	if (chunk != NULL)
 		geoidx::knn_add_chunk(&so->knn, chunk,
 							  geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]),
 							  *knn_page);
