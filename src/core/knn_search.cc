@@ -609,7 +609,11 @@ knn_add_chunk(KnnSearch *s, SearchChunk *chunk, const Box3 &chunk_box, const Sea
 	}
 	double bound =
 		box_is_empty(chunk_box) ? page.dist : std::max(page.dist, knn_box_bound(s, chunk_box));
-	if (chunk->n <= kSmallChunk)
+	/*
+	 * A chunk a near-side key's circle cuts lies partly in its hole, nearer
+	 * than any answer: it would surface before the first one anyway.
+	 */
+	if (chunk->n <= kSmallChunk || (!chunk->in_region && s->keys.near_side_keys))
 	{
 		push_chunk_points(s, *chunk, bound);
 		recycle_chunk(s, chunk);
