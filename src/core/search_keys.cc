@@ -87,18 +87,12 @@ chord_keys(const SpatialKeys &k, const Vec3 &q)
 	return ck;
 }
 
-/* Return a stored point as the geography cast leaves it. */
+/* The out-of-range case of stored_lonlat. */
 LonLat
-stored_lonlat(double x, double y)
+stored_lonlat_wrapped(double x, double y)
 {
 	LonLat ll = {0.0, 0.0};
-	if (x >= -180.0 && x <= 180.0 && y >= -90.0 && y <= 90.0)
-	{
-		ll.lon = x;
-		ll.lat = y;
-	}
-	else
-		(void) normalize_like_geography(x, y, &ll);
+	(void) normalize_like_geography(x, y, &ll);
 	return ll;
 }
 

@@ -133,6 +133,15 @@ spatial_empty_matches(const SpatialKeys &k)
  * here, and what only a corrupted entry can hold (NaN, infinities) reads as
  * (0, 0) rather than poisoning the comparisons.
  */
-LonLat stored_lonlat(double x, double y);
+LonLat stored_lonlat_wrapped(double x, double y);
+
+/* Inline: every point a search touches passes through it, and nearly all are in range. */
+inline LonLat
+stored_lonlat(double x, double y)
+{
+	if (x >= -180.0 && x <= 180.0 && y >= -90.0 && y <= 90.0)
+		return LonLat{x, y};
+	return stored_lonlat_wrapped(x, y);
+}
 
 } // namespace geoidx
