@@ -435,6 +435,30 @@ raw_to_bound(const KnnSearch *s, double raw)
 	return metres_lower_bound(chord2_to_angle(raw), s->use_spheroid);
 }
 
+} // namespace
+
+double
+knn_raw_box_key(const KnnSearch *s, const Box3 &box)
+{
+	return raw_box_key(s, box);
+}
+
+void
+knn_push_rest(KnnSearch *s, uint32_t blk, void *rest, double raw_key, const SearchItem &page)
+{
+	SearchItem r{};
+	r.dist = std::max(page.dist, raw_to_bound(s, raw_key));
+	r.kind = ItemKind::leaf_rest;
+	r.row_kind = kRowPoint;
+	r.level = 0;
+	r.blk = blk;
+	r.rest = rest;
+	heap_push(&s->heap, r);
+}
+
+namespace
+{
+
 void
 push_child(KnnSearch *s, const ChildPages &c, const ChildRef &r)
 {
@@ -549,6 +573,8 @@ knn_release_item(KnnSearch *s, const SearchItem &item)
 		s->cb.release(s->cb.ctx, item.children);
 	else if (item.kind == ItemKind::points)
 		s->cb.release(s->cb.ctx, item.points);
+	else if (item.kind == ItemKind::leaf_rest)
+		s->cb.release(s->cb.ctx, item.rest);
 }
 
 void
@@ -704,6 +730,11 @@ expand(KnnSearch *s, const SearchItem &item)
 		case ItemKind::points:
 			advance_points(s, item.points);
 			break;
+		case ItemKind::leaf_rest:
+			s->cb.visit_rest(s->cb.ctx, s, item);
+			if (s->cb.release)
+				s->cb.release(s->cb.ctx, item.rest);
+			break;
 		default:
 			break;
 	}
@@ -764,6 +795,7 @@ knn_next(KnnSearch *s, double limit, SearchItem *out)
 			case ItemKind::children:
 			case ItemKind::chunk:
 			case ItemKind::points:
+			case ItemKind::leaf_rest:
 				expand(s, item);
 				continue;
 			case ItemKind::coarse:

@@ -3,7 +3,7 @@
  * in it: the glue reads pages through a callback, as MinHeap takes its
  * allocator, and the search decides everything else.
  *
- * One min-heap (the frontier) holds eight kinds of item, each keyed by a
+ * One min-heap (the frontier) holds nine kinds of item, each keyed by a
  * provable lower bound of the distance to the ORDER BY centre:
  *
  *   children   the children of an internal page that are not on the frontier
@@ -14,6 +14,10 @@
  *   page       a page not read yet: the bound of its parent's box for it
  *   chunk      up to kSearchChunk entries of a leaf that passed the filters,
  *              copied out of the page, keyed by the chunk box's bound
+ *   leaf_rest  chunks of a leaf the glue left on the page (the glue's record
+ *              of them), keyed by the nearest of their boxes: a keyset page's
+ *              leaves straddle its bound, and the chunks wholly beyond it
+ *              seldom surface, so they are copied only if they do
  *   coarse     a point keyed by the larger of its chunk's bound and its
  *              latitude bound (no trigonometry), not yet tested against the keys;
  *              or one that passed them by its chunk's chord model, keyed by its chord
@@ -77,8 +81,9 @@ enum class ItemKind : uint8_t
 	coarse = 3,
 	points = 4,
 	chunk = 5,
-	page = 6,
-	children = 7,
+	leaf_rest = 6,
+	page = 7,
+	children = 8,
 };
 
 /* The level a page must be on, when the link to it does not say (the root). */
@@ -107,6 +112,7 @@ struct SearchItem
 		SearchChunk *chunk;  /* a chunk */
 		ChildPages *children;
 		KeyedPoints *points;
+		void *rest; /* a leaf_rest: the glue's record of the chunks it left */
 	};
 	uint64_t row; /* a row: the glue's reference to it (a heap TID) */
 	double x;     /* a point: the stored coordinates */
@@ -144,6 +150,9 @@ struct KnnSearch;
 struct KnnCallbacks
 {
 	void (*visit_page)(void *ctx, KnnSearch *s, const SearchItem &page);
+	/* read the chunks a leaf_rest item (just popped) left on its page; may be null if none is
+	 * pushed */
+	void (*visit_rest)(void *ctx, KnnSearch *s, const SearchItem &rest);
 	SearchItem *(*grow)(void *ctx, SearchItem *old, size_t new_capacity);
 	void *(*alloc)(void *ctx, size_t bytes);
 	void (*release)(void *ctx, void *p);
@@ -219,6 +228,20 @@ SearchChunk *knn_chunk_buffer(KnnSearch *s);
  * chunks push their points at once, others wait on the frontier.
  */
 void knn_add_chunk(KnnSearch *s, SearchChunk *chunk, const Box3 &chunk_box, const SearchItem &page);
+
+/*
+ * The raw key of a box (a squared chord, or the planar bound): it orders
+ * boxes as their bounds do, with no trigonometry. +Infinity for an empty box.
+ */
+double knn_raw_box_key(const KnnSearch *s, const Box3 &box);
+
+/*
+ * Leave chunks of leaf blk on the page: rest is the glue's record of them
+ * (from the search's allocator, released with the item), raw_key the least
+ * knn_raw_box_key of their boxes, page the leaf's own item. When the item
+ * surfaces, visit_rest reads them.
+ */
+void knn_push_rest(KnnSearch *s, uint32_t blk, void *rest, double raw_key, const SearchItem &page);
 
 /* A row with no point (row_kind != kRowPoint): it comes after every point, at +Infinity. */
 void knn_push_last(KnnSearch *s, uint64_t row, const void *payload, uint8_t row_kind);

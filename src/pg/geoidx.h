@@ -421,6 +421,13 @@ typedef struct GeoidxScanOpaqueData
 	bool order_recheck;
 	double order_slack;
 	geoidx::KnnSearch knn;
+	/*
+	 * An ordered scan with a key that keeps the near side out, and no
+	 * payloads, filters or probes, leaves a leaf's chunks wholly in the
+	 * keys' region on the page (scan_page.cc): a keyset page's leaves
+	 * straddle its bound, and what lies wholly beyond it seldom surfaces.
+	 */
+	bool leave_rest;
 	geoidx::SearchItem *run;
 	int nrun;
 	int caprun;

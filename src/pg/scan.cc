@@ -264,6 +264,8 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 		 */
 		so->knn.order_only = so->knn.use_spheroid && !so->tie_keys && !so->order_recheck;
 	}
+	so->leave_rest = so->ordered && !so->key_planar[so->primary] && so->keys.near_side_keys &&
+					 so->payload_desc == NULL && so->point_null_test == 0 && so->nprobes == 0;
 	so->started = false;
 	so->pages_visited = 0;
 	/*

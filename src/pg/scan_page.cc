@@ -12,6 +12,8 @@
  * FOLLOW_RIGHT), and then its right sibling is visited too, under the same
  * parent LSN and the same bound.
  */
+#include <limits>
+
 #include "chord_model.h"
 
 #include "scan_filter.h"
@@ -402,6 +404,123 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 							  *knn_page);
 }
 
+/*
+ * A leaf_rest's record: which chunks of the leaf were left on it, and how the
+ * leaf stood when read. While its LSN is unchanged the chunks are where they
+ * were; after a change (an insert, a split, VACUUM) its rows may have moved,
+ * within the leaf or to the pages split off it, which lie between it and its
+ * right-link of then.
+ */
+static_assert(GEOIDX_LEAF_CHUNKS <= 64, "a leaf's chunks are bits of a uint64");
+
+struct LeafRest
+{
+	XLogRecPtr lsn;
+	BlockNumber rightlink;
+	uint64 chunks; /* bit c: chunk c (entries 32c .. 32c+31) was left */
+	int nhanded;
+	uint64 handed[FLEXIBLE_ARRAY_MEMBER]; /* the rows the visit handed on: never again */
+};
+
+/* Put a leaf's chunks left on it on the frontier, as one leaf_rest item. */
+void
+leave_rest(GeoidxScanOpaque so, BlockNumber blk, Page page, XLogRecPtr lsn, uint64 chunks,
+		   double raw_key, const uint64 *handed, int nhanded, const geoidx::SearchItem &leaf)
+{
+	LeafRest *rest = (LeafRest *) MemoryContextAlloc(so->cxt, offsetof(LeafRest, handed) +
+																  sizeof(uint64) * (Size) nhanded);
+	rest->lsn = lsn;
+	rest->rightlink = GeoidxPageGetOpaque(page)->rightlink;
+	rest->chunks = chunks;
+	rest->nhanded = nhanded;
+	memcpy(rest->handed, handed, sizeof(uint64) * (Size) nhanded);
+	geoidx::knn_push_rest(&so->knn, blk, rest, raw_key, leaf);
+}
+
+bool
+was_handed(const LeafRest *rest, uint64 row)
+{
+	for (int i = 0; i < rest->nhanded; i++)
+		if (rest->handed[i] == row)
+			return true;
+	return false;
+}
+
+/*
+ * Hand on every entry of a page that holds rows of a changed leaf (the leaf,
+ * or a page split off it since) but those its visit handed on: the rows of
+ * the chunks it left, wherever they went, each chunk keyed by its box now
+ * and no nearer than the item (their boxes then). What else is there failed
+ * the keys then (chunks outside), or came after the scan's snapshot.
+ */
+void
+hand_on_moved(IndexScanDesc scan, GeoidxScanOpaque so, Page page, const LeafRest *rest,
+			  const geoidx::SearchItem &item)
+{
+	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+	int n = GeoidxPageCount(page);
+	for (int first = 0; first < n; first += GEOIDX_CHUNK)
+	{
+		geoidx::Box3 box = geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]);
+		geoidx::Verdict v = geoidx::spatial_classify(so->keys, box);
+		if (v == geoidx::Verdict::outside)
+			continue;
+		geoidx::SearchChunk *chunk = geoidx::knn_chunk_buffer(&so->knn);
+		chunk->n = 0;
+		chunk->in_region = (v == geoidx::Verdict::inside);
+		for (int i = first; i < Min(n, first + GEOIDX_CHUNK); i++)
+		{
+			uint64 row = geoidx_tid_to_row(&e[i].tid);
+			if (was_handed(rest, row))
+				continue;
+			if (GeoidxEntryIsPoint(&e[i]))
+				chunk->e[chunk->n++] = geoidx::ChunkEntry{row, NULL, e[i].x, e[i].y};
+			else
+				visit_entry(so, page, e[i], NULL, v, &item);
+		}
+		geoidx::knn_add_chunk(&so->knn, chunk, box, item);
+	}
+}
+
+/*
+ * The frontier's reader of a leaf_rest item: the chunks left on the leaf,
+ * read from it again. If the leaf changed since, its rows are found again on
+ * it and on the pages split off it (hand_on_moved).
+ */
+void
+knn_visit_rest(void *ctx, geoidx::KnnSearch *, const geoidx::SearchItem &item)
+{
+	IndexScanDesc scan = (IndexScanDesc) ctx;
+	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
+	const LeafRest *rest = (const LeafRest *) item.rest;
+	BlockNumber blk = item.blk;
+	CHECK_FOR_INTERRUPTS();
+	count_page(scan, so, blk);
+	Page page;
+	Buffer buf = read_page(scan, blk, 0, &page);
+	if (geoidx_page_lsn(scan->indexRelation, buf) == rest->lsn)
+	{
+		for (uint64 m = rest->chunks; m != 0; m &= m - 1)
+			visit_chunk(scan, so, blk, page, pg_rightmost_one_pos64(m) * GEOIDX_CHUNK,
+						geoidx::Verdict::inside, &item);
+		UnlockReleaseBuffer(buf);
+		return;
+	}
+	for (;;)
+	{
+		hand_on_moved(scan, so, page, rest, item);
+		BlockNumber right = GeoidxPageGetOpaque(page)->rightlink;
+		UnlockReleaseBuffer(buf);
+		if (right == rest->rightlink || right == InvalidBlockNumber)
+			return;
+		check_link(scan->indexRelation, blk, right, "right-link");
+		blk = right;
+		CHECK_FOR_INTERRUPTS();
+		count_page(scan, so, blk);
+		buf = read_page(scan, blk, 0, &page);
+	}
+}
+
 /* The frontier's page reader: visit the page of a popped page item. */
 void
 knn_visit(void *ctx, geoidx::KnnSearch *s, const geoidx::SearchItem &page)
@@ -467,16 +586,36 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		;
 	else if (GeoidxPageIsLeaf(page))
 	{
+		/* the root may become an internal page: its chunks are never left behind */
+		bool leave = knn_page != NULL && so->leave_rest && blk != GEOIDX_ROOT_BLKNO;
+		uint64 left = 0;
+		double left_key = std::numeric_limits<double>::infinity();
+		int nhanded = 0;
+		uint64 handed[GEOIDX_LEAF_CAPACITY];
 		for (int first = 0; first < n; first += GEOIDX_CHUNK)
 		{
-			geoidx::Verdict v =
-				page_verdict != geoidx::Verdict::maybe
-					? page_verdict
-					: geoidx::spatial_classify(so->keys, geoidx_chunk_box(&GeoidxChunkBoxes(
-															 page)[first / GEOIDX_CHUNK]));
-			if (v != geoidx::Verdict::outside)
-				visit_chunk(scan, so, blk, page, first, v, knn_page);
+			int c = first / GEOIDX_CHUNK;
+			geoidx::Box3 box;
+			geoidx::Verdict v = page_verdict;
+			if (v == geoidx::Verdict::maybe || leave)
+				box = geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]);
+			if (v == geoidx::Verdict::maybe)
+				v = geoidx::spatial_classify(so->keys, box);
+			if (v == geoidx::Verdict::outside)
+				continue;
+			if (leave && v == geoidx::Verdict::inside)
+			{
+				left |= UINT64CONST(1) << c;
+				left_key = Min(left_key, geoidx::knn_raw_box_key(&so->knn, box));
+				continue;
+			}
+			if (leave)
+				for (int i = first; i < Min(n, first + GEOIDX_CHUNK); i++)
+					handed[nhanded++] = geoidx_tid_to_row(&GeoidxLeafEntries(page)[i].tid);
+			visit_chunk(scan, so, blk, page, first, v, knn_page);
 		}
+		if (left != 0)
+			leave_rest(so, blk, page, lsn, left, left_key, handed, nhanded, *knn_page);
 	}
 	else
 	{
@@ -508,5 +647,5 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 geoidx::KnnCallbacks
 geoidx_knn_callbacks(IndexScanDesc scan)
 {
-	return geoidx::KnnCallbacks{knn_visit, knn_grow, knn_alloc, knn_release, scan};
+	return geoidx::KnnCallbacks{knn_visit, knn_visit_rest, knn_grow, knn_alloc, knn_release, scan};
 }

@@ -354,7 +354,7 @@ start(Search *x, Tree *t, LonLat centre, const std::vector<Key> &keys)
 	for (const Key &k : keys)
 		x->regions.push_back(
 			region_test(geographic_point(k.centre), k.radius, true, k.mode, k.point_first));
-	KnnCallbacks cb{visit, grow, alloc, release, t};
+	KnnCallbacks cb{visit, nullptr, grow, alloc, release, t};
 	SpatialKeys sk = spatial_keys(x->regions.data(), (int) x->regions.size());
 	if (metric == Metric::planar)
 		knn_init_planar(&x->s, cb, sk,
