@@ -181,6 +181,11 @@ chord2(const Vec3 &a, const Vec3 &b)
 	return dx * dx + dy * dy + dz * dz;
 }
 
+/*
+ * Branch-free: a search classifies hundreds of boxes around a circle, on
+ * either side of it, where branches mispredict. For a box that is not empty
+ * at most one of the two terms is positive; an empty one only comes out farther.
+ */
 inline double
 min_chord2(const Box3 &b, const Vec3 &q)
 {
@@ -188,11 +193,7 @@ min_chord2(const Box3 &b, const Vec3 &q)
 	double s = 0.0;
 	for (int i = 0; i < 3; i++)
 	{
-		double d = 0.0;
-		if (c[i] < b.lo[i])
-			d = b.lo[i] - c[i];
-		else if (c[i] > b.hi[i])
-			d = c[i] - b.hi[i];
+		double d = std::max(0.0, b.lo[i] - c[i]) + std::max(0.0, c[i] - b.hi[i]);
 		s += d * d;
 	}
 	return s;
