@@ -612,6 +612,13 @@ knn_chunk_buffer(KnnSearch *s)
 namespace
 {
 
+/* A chunk item of n entries keeps the whole buffer it was filled in, else a copy of its size. */
+bool
+keeps_whole_buffer(int n)
+{
+	return n > kSearchChunk / 2;
+}
+
 /* A whole chunk buffer the frontier is done with: the spare, or freed. */
 void
 recycle_chunk(KnnSearch *s, SearchChunk *c)
@@ -647,7 +654,7 @@ knn_add_chunk(KnnSearch *s, SearchChunk *chunk, const Box3 &chunk_box, const Sea
 	}
 	/* a chunk a filter thinned waits in a copy of its size, not in a whole buffer */
 	SearchChunk *kept = chunk;
-	if (chunk->n <= kSearchChunk / 2)
+	if (!keeps_whole_buffer(chunk->n))
 	{
 		size_t bytes = offsetof(SearchChunk, e) + sizeof(ChunkEntry) * (size_t) chunk->n;
 		kept = (SearchChunk *) s->cb.alloc(s->cb.ctx, bytes);
@@ -722,7 +729,7 @@ expand(KnnSearch *s, const SearchItem &item)
 			break;
 		case ItemKind::chunk:
 			push_chunk_points(s, *item.chunk, item.dist);
-			if (item.chunk->n > kSearchChunk / 2)
+			if (keeps_whole_buffer(item.chunk->n))
 				recycle_chunk(s, item.chunk);
 			else if (s->cb.release)
 				s->cb.release(s->cb.ctx, item.chunk);

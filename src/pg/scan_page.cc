@@ -328,11 +328,12 @@ uniform_payloads(Page page, int n)
  * the sink. Where every filter reads a fixed place of a payload and the leaf's
  * payloads have one size, the payloads are tested first and only the entries
  * of those that pass are read: a rare category reads the chunk's payloads and
- * not its entries (bench/PROFILES.md, KF).
+ * not its entries (bench/PROFILES.md, KF). box is the chunk's, unpacked by
+ * the caller; it is read only by an ordered scan or for a verdict of maybe.
  */
 void
 visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page, int first,
-			geoidx::Verdict v, const geoidx::SearchItem *knn_page)
+			geoidx::Verdict v, const geoidx::Box3 &box, const geoidx::SearchItem *knn_page)
 {
 	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 	int n = GeoidxPageCount(page);
@@ -352,9 +353,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 	geoidx::ChordModel model;
 	bool modelled = knn_page == NULL && v == geoidx::Verdict::maybe && so->nprobes == 0 &&
 					so->chord_keys.n > 0 &&
-					geoidx::chord_model_of_box(
-						so->chord_centre,
-						geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]), &model);
+					geoidx::chord_model_of_box(so->chord_centre, box, &model);
 	if (chunk != NULL && so->payload_desc == NULL && so->point_null_test == 0 && so->nprobes == 0)
 	{
 		/* no payloads, filters or probes: every point goes to the frontier as it is */
@@ -399,9 +398,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 			hand_on(so, page, e[i], payload, v, knn_page, chunk, modelled ? &model : NULL);
 		}
 	if (chunk != NULL)
-		geoidx::knn_add_chunk(&so->knn, chunk,
-							  geoidx_chunk_box(&GeoidxChunkBoxes(page)[first / GEOIDX_CHUNK]),
-							  *knn_page);
+		geoidx::knn_add_chunk(&so->knn, chunk, box, *knn_page);
 }
 
 /*
@@ -501,8 +498,11 @@ knn_visit_rest(void *ctx, geoidx::KnnSearch *, const geoidx::SearchItem &item)
 	if (geoidx_page_lsn(scan->indexRelation, buf) == rest->lsn)
 	{
 		for (uint64 m = rest->chunks; m != 0; m &= m - 1)
-			visit_chunk(scan, so, blk, page, pg_rightmost_one_pos64(m) * GEOIDX_CHUNK,
-						geoidx::Verdict::inside, &item);
+		{
+			int c = pg_rightmost_one_pos64(m);
+			visit_chunk(scan, so, blk, page, c * GEOIDX_CHUNK, geoidx::Verdict::inside,
+						geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]), &item);
+		}
 		UnlockReleaseBuffer(buf);
 		return;
 	}
@@ -595,9 +595,10 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		for (int first = 0; first < n; first += GEOIDX_CHUNK)
 		{
 			int c = first / GEOIDX_CHUNK;
-			geoidx::Box3 box;
+			geoidx::Box3 box{};
 			geoidx::Verdict v = page_verdict;
-			if (v == geoidx::Verdict::maybe || leave)
+			/* unpacked once: for the verdict of maybe, and for an ordered scan's frontier */
+			if (v == geoidx::Verdict::maybe || knn_page != NULL)
 				box = geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]);
 			if (v == geoidx::Verdict::maybe)
 				v = geoidx::spatial_classify(so->keys, box);
@@ -612,7 +613,7 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 			if (leave)
 				for (int i = first; i < Min(n, first + GEOIDX_CHUNK); i++)
 					handed[nhanded++] = geoidx_tid_to_row(&GeoidxLeafEntries(page)[i].tid);
-			visit_chunk(scan, so, blk, page, first, v, knn_page);
+			visit_chunk(scan, so, blk, page, first, v, box, knn_page);
 		}
 		if (left != 0)
 			leave_rest(so, blk, page, lsn, left, left_key, handed, nhanded, *knn_page);
