@@ -169,6 +169,7 @@ struct KnnSearch
 	double center_lat_deg;
 	uint64_t refined;  /* exact distances computed: what EXPLAIN-level tests can count */
 	uint64_t vectors;  /* points' unit vectors computed (their trigonometry), for the tests */
+	uint64_t children_judged; /* child boxes classified against the keys, for the tests */
 	bool use_spheroid; /* metres on WGS84 (<~>), else geography's <-> (sphere_knn_distance) */
 	/*
 	 * The caller reads the rows' order, not their distances: a point may come
@@ -199,9 +200,14 @@ double knn_box_bound(const KnnSearch *s, const Box3 &box);
 /*
  * Hand over the children of an internal page (at most max_children, each on
  * the given level, read at parent_lsn): begin, one add per child, end. The
- * frontier receives them lazily, each keyed by the bound of its box.
+ * frontier receives them lazily, each keyed by the bound of its box. Every
+ * child is handed over; the search drops those wholly outside the keys' region
+ * (none when in_region: the page itself lies wholly in it). With a key that
+ * keeps the near side out, a child is judged only when it comes up: most never
+ * do, and those that do are the nearest, wholly inside the near side.
  */
-ChildPages *knn_begin_children(KnnSearch *s, int max_children, int16_t level, uint64_t parent_lsn);
+ChildPages *knn_begin_children(KnnSearch *s, int max_children, int16_t level, uint64_t parent_lsn,
+							   bool in_region);
 void knn_add_child(KnnSearch *s, ChildPages *c, const Box3 &box, uint32_t blk);
 void knn_end_children(KnnSearch *s, ChildPages *c);
 

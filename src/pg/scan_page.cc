@@ -622,24 +622,29 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 	{
 		GeoidxInternalEntry *e = GeoidxInternalEntries(page);
 		int child_level = op->level - 1;
-		geoidx::ChildPages *children =
-			knn_page != NULL ? geoidx::knn_begin_children(&so->knn, n, (int16) child_level, lsn)
-							 : NULL;
-		/* an unordered scan pushes backwards, so that it reads children in index order (CLUSTER) */
-		for (int j = 0; j < n; j++)
+		if (knn_page != NULL)
 		{
-			int i = knn_page != NULL ? j : n - 1 - j;
-			if (page_verdict != geoidx::Verdict::inside &&
-				geoidx::spatial_classify(so->keys, e[i].box) == geoidx::Verdict::outside)
-				continue;
-			check_link(scan->indexRelation, blk, e[i].child, "downlink");
-			if (children != NULL)
+			/* the frontier judges the children against the keys, when it pays as they come up */
+			geoidx::ChildPages *children =
+				geoidx::knn_begin_children(&so->knn, n, (int16) child_level, lsn,
+										   page_verdict == geoidx::Verdict::inside);
+			for (int i = 0; i < n; i++)
+			{
+				check_link(scan->indexRelation, blk, e[i].child, "downlink");
 				geoidx::knn_add_child(&so->knn, children, e[i].box, e[i].child);
-			else
-				push_ref(so, e[i].child, lsn, child_level);
-		}
-		if (children != NULL)
+			}
 			geoidx::knn_end_children(&so->knn, children);
+		}
+		else
+			/* backwards, so that the stack reads the children in index order (CLUSTER) */
+			for (int i = n - 1; i >= 0; i--)
+			{
+				if (page_verdict != geoidx::Verdict::inside &&
+					geoidx::spatial_classify(so->keys, e[i].box) == geoidx::Verdict::outside)
+					continue;
+				check_link(scan->indexRelation, blk, e[i].child, "downlink");
+				push_ref(so, e[i].child, lsn, child_level);
+			}
 	}
 	UnlockReleaseBuffer(buf);
 }

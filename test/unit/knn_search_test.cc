@@ -51,6 +51,8 @@ struct Tree
 	int root = -1;
 	int visits = 0;
 	long live_chunks = 0;
+	int outside_visits = 0;    /* pages read through a downlink though wholly outside the keys */
+	long children_handed = 0;  /* children of pages not wholly in the keys' region */
 };
 
 Vec3
@@ -160,15 +162,28 @@ visit(void *ctx, KnnSearch *s, const SearchItem &item)
 		knn_push_right(s, item, (uint32_t) p.rightlink, (int16_t) p.level);
 	Verdict pv = spatial_classify(s->keys, own_box(t, p));
 	if (pv == Verdict::outside)
+	{
+		/*
+		 * A downlink's box (p.box, the parent's entry) wholly outside should
+		 * not have been followed; a right sibling is read unjudged, with its
+		 * left page's bound.
+		 */
+		bool sibling = false;
+		for (const Page &o : t->pages)
+			sibling |= o.rightlink == (int) item.blk;
+		if (item.level != kAnyLevel && !sibling &&
+			spatial_classify(s->keys, p.box) == Verdict::outside)
+			t->outside_visits++;
 		return;
+	}
 	if (p.level > 0)
 	{
-		ChildPages *children =
-			knn_begin_children(s, (int) p.items.size(), (int16_t) (p.level - 1), 0);
+		if (pv != Verdict::inside)
+			t->children_handed += (long) p.items.size();
+		ChildPages *children = knn_begin_children(s, (int) p.items.size(), (int16_t) (p.level - 1),
+												  0, pv == Verdict::inside);
 		for (int c : p.items)
-			if (pv == Verdict::inside ||
-				spatial_classify(s->keys, t->pages[c].box) != Verdict::outside)
-				knn_add_child(s, children, t->pages[c].box, (uint32_t) c);
+			knn_add_child(s, children, t->pages[c].box, (uint32_t) c);
 		knn_end_children(s, children);
 		return;
 	}
@@ -724,6 +739,7 @@ TEST(KnnSearch, PagingDecidesStraddlingChunksWithoutTrigonometry)
 					 -1, "a ring");
 		/* the points tested at once are those of the chunks the circle cuts: mostly decided */
 		Search x;
+		t.children_handed = 0;
 		start(&x, &t, c, page100);
 		SearchItem item;
 		for (int i = 0; i < 10; i++)
@@ -736,6 +752,15 @@ TEST(KnnSearch, PagingDecidesStraddlingChunksWithoutTrigonometry)
 		{
 			EXPECT_LT(x.s.vectors, 250u) << "centre " << c.lon << " " << c.lat;
 		}
+		/*
+		 * Children are judged as they come up, not as their parent is read:
+		 * the pages wholly inside the circle are still never read, and most
+		 * children are never judged at all.
+		 */
+		EXPECT_EQ(t.outside_visits, 0) << "centre " << c.lon << " " << c.lat;
+		EXPECT_GT(t.children_handed, 0);
+		EXPECT_LT((long) x.s.children_judged * 3, t.children_handed)
+			<< "centre " << c.lon << " " << c.lat;
 		finish(&x);
 	}
 }
