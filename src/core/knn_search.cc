@@ -415,8 +415,8 @@ struct ChildPages
 	int16_t level;
 	bool in_region; /* the parent lies wholly in the keys' region: no child is judged */
 	uint64_t parent_lsn;
-	ChildRef *c;  /* n of them, in the same allocation, unordered */
-	Box3 *boxes;  /* the children's boxes, in the same allocation, when judged late; else null */
+	ChildRef *c; /* n of them, in the same allocation, unordered */
+	Box3 *boxes; /* the children's boxes, in the same allocation, when judged late; else null */
 };
 
 namespace
@@ -552,8 +552,8 @@ knn_begin_children(KnnSearch *s, int max_children, int16_t level, uint64_t paren
 		(sizeof(ChildPages) + alignof(ChildRef) - 1) / alignof(ChildRef) * alignof(ChildRef);
 	size_t cap = (size_t) std::max(max_children, 1);
 	bool late = !in_region && s->keys.near_side_keys;
-	ChildPages *c = (ChildPages *) s->cb.alloc(
-		s->cb.ctx, head + sizeof(ChildRef) * cap + (late ? sizeof(Box3) * cap : 0));
+	ChildPages *c = (ChildPages *) s->cb.alloc(s->cb.ctx, head + sizeof(ChildRef) * cap +
+															  (late ? sizeof(Box3) * cap : 0));
 	c->n = 0;
 	c->next = 0;
 	c->level = level;

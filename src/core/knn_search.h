@@ -167,8 +167,8 @@ struct KnnSearch
 	GeoPoint center; /* ORDER BY point, radians as PostGIS has it */
 	Vec3 q;          /* its unit vector */
 	double center_lat_deg;
-	uint64_t refined;  /* exact distances computed: what EXPLAIN-level tests can count */
-	uint64_t vectors;  /* points' unit vectors computed (their trigonometry), for the tests */
+	uint64_t refined; /* exact distances computed: what EXPLAIN-level tests can count */
+	uint64_t vectors; /* points' unit vectors computed (their trigonometry), for the tests */
 	uint64_t children_judged; /* child boxes classified against the keys, for the tests */
 	bool use_spheroid; /* metres on WGS84 (<~>), else geography's <-> (sphere_knn_distance) */
 	/*

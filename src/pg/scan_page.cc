@@ -625,9 +625,8 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		if (knn_page != NULL)
 		{
 			/* the frontier judges the children against the keys, when it pays as they come up */
-			geoidx::ChildPages *children =
-				geoidx::knn_begin_children(&so->knn, n, (int16) child_level, lsn,
-										   page_verdict == geoidx::Verdict::inside);
+			geoidx::ChildPages *children = geoidx::knn_begin_children(
+				&so->knn, n, (int16) child_level, lsn, page_verdict == geoidx::Verdict::inside);
 			for (int i = 0; i < n; i++)
 			{
 				check_link(scan->indexRelation, blk, e[i].child, "downlink");

@@ -51,8 +51,8 @@ struct Tree
 	int root = -1;
 	int visits = 0;
 	long live_chunks = 0;
-	int outside_visits = 0;    /* pages read through a downlink though wholly outside the keys */
-	long children_handed = 0;  /* children of pages not wholly in the keys' region */
+	int outside_visits = 0;   /* pages read through a downlink though wholly outside the keys */
+	long children_handed = 0; /* children of pages not wholly in the keys' region */
 };
 
 Vec3
