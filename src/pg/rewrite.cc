@@ -601,8 +601,9 @@ leading_geoidx_family(const GeoidxCatalog &o, Oid relid, AttrNumber attno)
 }
 
 /*
- * geoidx_dwithin, geoidx_beyond, geoidx_nearer (pos <~> c > x, ...) and
- * geoidx_outside (NOT geoidx_dwithin), not geoidx_ring, on a column of this
+ * geoidx_dwithin, geoidx_beyond, geoidx_nearer (pos <~> c > x, ...),
+ * geoidx_outside (NOT geoidx_dwithin) and geoidx_ring (an AND of its hole and
+ * its disc, for the caller to splice into the quals), on a column of this
  * table that leads a geoidx index, with every other argument a constant or a
  * parameter and the centre a point in every row: the index conditions their
  * support functions would give that index (support.cc, support_regions.cc),
@@ -628,8 +629,7 @@ rewrite_to_index_condition(const GeoidxCatalog &o, PlannerInfo *root, Node *n, R
 		dwithin |= OidIsValid(o.dwithin_fn[t]) && f->funcid == o.dwithin_fn[t];
 	int g;
 	GeoidxPred pred = dwithin ? GeoidxPred::none : geoidx_which_pred(f->funcid, &g);
-	/* a ring's two conditions would be estimated apart, and a ring's share is no product */
-	if (!dwithin && (pred == GeoidxPred::none || pred == GeoidxPred::ring))
+	if (!dwithin && pred == GeoidxPred::none)
 		return NULL;
 	if (list_length(f->args) < 3)
 		return NULL;
@@ -668,7 +668,8 @@ rewrite_to_index_condition(const GeoidxCatalog &o, PlannerInfo *root, Node *n, R
 		req.lossy = true;
 		List *conds =
 			dwithin ? geoidx_dwithin_index_conditions(&req) : geoidx_region_index_conditions(&req);
-		if (list_length(conds) != 1 || req.lossy)
+		/* a ring is its hole and its disc (geoidx_circle_sel estimates the hole beside its disc) */
+		if (list_length(conds) != (pred == GeoidxPred::ring ? 2 : 1) || req.lossy)
 			continue;
 		/*
 		 * A literal centre that is no valid point raises its error now, naming
@@ -683,7 +684,7 @@ rewrite_to_index_condition(const GeoidxCatalog &o, PlannerInfo *root, Node *n, R
 							  psprintf("argument %d of %s", 2 - i, get_func_name(f->funcid)),
 							  &centre, &ll);
 		}
-		return (Node *) linitial(conds);
+		return list_length(conds) == 1 ? (Node *) linitial(conds) : (Node *) make_andclause(conds);
 	}
 	return NULL;
 }
@@ -716,19 +717,27 @@ rewrite_quals(const GeoidxCatalog &o, PlannerInfo *root, Node *quals, RelOptInfo
 		return NULL;
 	if (IsA(quals, List))
 	{
-		List *added = NIL;
+		List *out = NIL, *added = NIL;
 		ListCell *lc;
 		foreach (lc, (List *) quals)
 		{
-			lfirst(lc) = rewrite_qual(o, root, (Node *) lfirst(lc), rel, relid, changed);
-			Node *disc =
-				geoidx_sphere_distance_candidates(o, root, (Node *) lfirst(lc), rel, relid);
-			if (disc != NULL && !list_member((List *) quals, disc))
-				added = lappend(added, disc);
+			Node *q = (Node *) lfirst(lc);
+			Node *r = rewrite_qual(o, root, q, rel, relid, changed);
+			/* a ring's two conditions join the list: PostgreSQL's quals are a flat AND */
+			List *parts = r != q && is_andclause(r) ? ((BoolExpr *) r)->args : list_make1(r);
+			ListCell *pc;
+			foreach (pc, parts)
+			{
+				out = lappend(out, lfirst(pc));
+				Node *disc =
+					geoidx_sphere_distance_candidates(o, root, (Node *) lfirst(pc), rel, relid);
+				if (disc != NULL && !list_member((List *) quals, disc))
+					added = lappend(added, disc);
+			}
 		}
 		if (added != NIL)
 			*changed = true;
-		return (Node *) list_concat((List *) quals, added);
+		return (Node *) list_concat(out, added);
 	}
 	if (is_andclause(quals))
 	{

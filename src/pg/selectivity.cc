@@ -472,7 +472,57 @@ geoidx_in_array_sel(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(scalararraysel(call.root, saop, false, call.var_relid, JOIN_INNER, NULL));
 }
 
-/* Estimate pos <@ circle (its RESTRICT): (root, operator, args = [column, circle], varRelid). */
+namespace
+{
+
+/*
+ * The radius of the smallest disc around the same centre as hole (an outside
+ * region), on the same column, among the conditions of the column's table:
+ * a ring, as geoidx_ring's rewrite leaves it (rewrite.cc), or as written.
+ */
+bool
+disc_beside_hole(PlannerInfo *root, Node *column, const GeoidxCircle *hole, double *radius)
+{
+	if (!IsA(column, Var) || ((Var *) column)->varlevelsup != 0)
+		return false;
+	Index varno = ((Var *) column)->varno;
+	if (varno >= (Index) root->simple_rel_array_size || root->simple_rel_array[varno] == NULL)
+		return false;
+	const GeoidxCatalog &o = geoidx_catalog();
+	bool found = false;
+	ListCell *lc;
+	foreach (lc, root->simple_rel_array[varno]->baserestrictinfo)
+	{
+		Expr *clause = ((RestrictInfo *) lfirst(lc))->clause;
+		if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
+			continue;
+		OpExpr *op = (OpExpr *) clause;
+		if (op->opno != o.within_op[0] && op->opno != o.within_op[1])
+			continue;
+		if (!equal(linitial(op->args), column))
+			continue;
+		Node *c = estimate_expression_value(root, (Node *) lsecond(op->args));
+		if (!IsA(c, Const) || ((Const *) c)->constisnull)
+			continue;
+		const GeoidxCircle *d = (const GeoidxCircle *) DatumGetPointer(((Const *) c)->constvalue);
+		if (d->mode != (int16) geoidx::RegionMode::within || d->lon != hole->lon ||
+			d->lat != hole->lat || d->use_spheroid != hole->use_spheroid)
+			continue;
+		if (!found || d->radius < *radius)
+			*radius = d->radius;
+		found = true;
+	}
+	return found;
+}
+
+} // namespace
+
+/*
+ * Estimate pos <@ circle (its RESTRICT): (root, operator, args = [column, circle], varRelid).
+ * A hole beside its disc (a ring) is estimated as the share of the disc's rows
+ * outside the hole: PostgreSQL multiplies the two conditions' estimates, and
+ * the ring's share is no product of the disc's and the hole's.
+ */
 extern "C" Datum
 geoidx_circle_sel(PG_FUNCTION_ARGS)
 {
@@ -526,6 +576,17 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 	geoidx::LonLat ll = {c->lon, c->lat};
 	if (c->mode < 0 || c->mode >= geoidx::kRegionModes)
 		PG_RETURN_FLOAT8(kDefaultSelectivity);
+	double disc_radius = 0.0;
+	if (c->mode == (int16) geoidx::RegionMode::outside &&
+		disc_beside_hole(call.root, column, c, &disc_radius))
+	{
+		bool sph = c->use_spheroid != 0;
+		double disc = circle_selectivity(call.root, column, ll, disc_radius, sph, call.var_relid);
+		if (!(disc > 0.0))
+			PG_RETURN_FLOAT8(1.0); /* the product is the disc's 0 */
+		double hole = circle_selectivity(call.root, column, ll, c->radius, sph, call.var_relid);
+		PG_RETURN_FLOAT8(geoidx::clamp_share(geoidx::ring_share(disc, hole) / disc));
+	}
 	PG_RETURN_FLOAT8(region_selectivity(call.root, column, ll, c->radius, c->use_spheroid != 0,
 										(geoidx::RegionMode) c->mode, call.var_relid));
 }
