@@ -27,7 +27,72 @@ chord_model(const Vec3 &q, double lon0, double lat0)
 	m.h_lon_lon = -dot(q, u_lon_lon);
 	m.h_lon_lat = -2.0 * dot(q, u_lon_lat);
 	m.h_lat_lat = dot(q, u);
+	m.third = 1.0 / 3.0;
+	m.sin_lon0 = sl;
+	m.cos_lon0 = cl;
+	m.sin_lat0 = sp;
+	m.cos_lat0 = cp;
 	return m;
+}
+
+/*
+ * The ellipsoid's point e = (p cos lon, p sin lon, z) over a, with p = n cos lat,
+ * z = n (1 - e2) sin lat, n = 1 / sqrt(1 - e2 sin^2 lat): p' = -m sin lat and
+ * z' = m cos lat, m = (1 - e2) n^3 (the meridian's radius of curvature over a),
+ * and m' = 3 e2 n^2 sin lat cos lat m.
+ */
+namespace
+{
+
+ChordModel
+ellipsoid_model_at(const Ecef &centre, double lon0, double lat0, double sl, double cl, double sp,
+				   double cp)
+{
+	constexpr double e2 = 1.0 - (kWgs84B / kWgs84A) * (kWgs84B / kWgs84A);
+	double n = 1.0 / std::sqrt(1.0 - e2 * sp * sp);
+	double m = (1.0 - e2) * n * n * n;
+	double m1 = 3.0 * e2 * n * n * sp * cp * m;
+	double p = n * cp, z = n * (1.0 - e2) * sp;
+	double p1 = -m * sp, z1 = m * cp;
+	double p2 = -m1 * sp - m * cp, z2 = m1 * cp - m * sp;
+	Vec3 d{p * cl - centre.x, p * sl - centre.y, z - centre.z};
+	Vec3 e_lon{-p * sl, p * cl, 0.0};
+	Vec3 e_lat{p1 * cl, p1 * sl, z1};
+	Vec3 e_lon_lon{-p * cl, -p * sl, 0.0};
+	Vec3 e_lon_lat{-p1 * sl, p1 * cl, 0.0};
+	Vec3 e_lat_lat{p2 * cl, p2 * sl, z2};
+	/* f = |d|^2: f' = 2 d.e', f'' = 2 (e'.e' + d.e'') */
+	ChordModel r;
+	r.lon0 = lon0;
+	r.lat0 = lat0;
+	r.f0 = dot(d, d);
+	r.d_lon = 2.0 * dot(d, e_lon);
+	r.d_lat = 2.0 * dot(d, e_lat);
+	r.h_lon_lon = dot(e_lon, e_lon) + dot(d, e_lon_lon);
+	r.h_lon_lat = 2.0 * (dot(e_lon, e_lat) + dot(d, e_lon_lat));
+	r.h_lat_lat = dot(e_lat, e_lat) + dot(d, e_lat_lat);
+	r.third = kEllipsoidModelThird / 6.0;
+	r.sin_lon0 = sl;
+	r.cos_lon0 = cl;
+	r.sin_lat0 = sp;
+	r.cos_lat0 = cp;
+	return r;
+}
+
+} // namespace
+
+ChordModel
+ellipsoid_chord_model(const Ecef &centre, double lon0, double lat0)
+{
+	return ellipsoid_model_at(centre, lon0, lat0, std::sin(lon0), std::cos(lon0), std::sin(lat0),
+							  std::cos(lat0));
+}
+
+ChordModel
+ellipsoid_chord_model(const Ecef &centre, const ChordModel &sphere)
+{
+	return ellipsoid_model_at(centre, sphere.lon0, sphere.lat0, sphere.sin_lon0, sphere.cos_lon0,
+							  sphere.sin_lat0, sphere.cos_lat0);
 }
 
 /* The model about the direction of the box's middle. */

@@ -35,6 +35,9 @@ struct ChordModel
 	double f0;         /* squared chord at the middle */
 	double d_lon, d_lat;
 	double h_lon_lon, h_lon_lat, h_lat_lat; /* the second-order term's coefficients */
+	double
+		third; /* a bound of f's third partial derivatives, over 6: (|dlon| + |dlat|)^3 times it */
+	double sin_lon0, cos_lon0, sin_lat0, cos_lat0; /* for another model about the same middle */
 };
 
 struct Chord2Range
@@ -54,6 +57,23 @@ ChordModel chord_model(const Vec3 &q, double lon0, double lat0);
  */
 bool chord_model_of_box(const Vec3 &q, const Box3 &b, ChordModel *m);
 
+/*
+ * The same for the squared chord between points on the ellipsoid (ecef_of), in
+ * units of the semi-major axis a: what the chord bracket of the spheroid
+ * distance reads (geodesic_bracket.h), so that the band between a key's two
+ * sphere chord tests (~1 % of its radius) is decided to within the bracket's
+ * width (67 m at 400 km) without a point's unit vector. centre is the other
+ * point's ecef_of over a. With e(lon, lat) = ecef_of(..) / a, every third
+ * partial derivative of e has a norm of at most 1.0237 and that of |e|^2 (a
+ * function of the latitude alone) at most 0.0268 (over every latitude:
+ * chord_model_test.cc computes both), and |centre| <= 1, so each of f's is at
+ * most 2.075; kEllipsoidModelThird leaves room.
+ */
+constexpr double kEllipsoidModelThird = 2.2;
+ChordModel ellipsoid_chord_model(const Ecef &centre, double lon0, double lat0);
+/* The same about the middle of a sphere chord model (its trigonometry read, not computed again). */
+ChordModel ellipsoid_chord_model(const Ecef &centre, const ChordModel &sphere);
+
 /* A range that holds the squared chord the exact test computes for the point (radians). */
 inline Chord2Range
 chord_model_range(const ChordModel &m, double lon, double lat)
@@ -62,7 +82,7 @@ chord_model_range(const ChordModel &m, double lon, double lat)
 	double f = m.f0 + m.d_lon * a + m.d_lat * b +
 			   (m.h_lon_lon * a * a + m.h_lon_lat * a * b + m.h_lat_lat * b * b);
 	double s = std::fabs(a) + std::fabs(b);
-	double r = s * s * s * (1.0 / 3.0) * (1.0 + 1e-9) + kChordModelSlack;
+	double r = s * s * s * m.third * (1.0 + 1e-9) + kChordModelSlack;
 	return Chord2Range{f - r, f + r};
 }
 

@@ -42,4 +42,19 @@ geodesic_bracket(const Ecef &pa, const Ecef &pb, Bracket *out)
 	return true;
 }
 
+/*
+ * The inverses of the bracket's two ends, each moved 1e-12 of itself inwards
+ * for the rounding of the chord the bracket is computed from and of these.
+ */
+bool
+bracket_chord_thresholds(double radius, double *far, double *near)
+{
+	if (!(radius >= 0.0) || !(radius < kBracketMaxChord))
+		return false;
+	*far = (radius + kAbsSlack) / (1.0 - kRelSlack) * (1.0 + 1e-12);
+	double s = (radius - kAbsSlack) / (1.0 + kRelSlack);
+	*near = s > 0.0 ? 2.0 * kRho * std::sin(s / (2.0 * kRho)) * (1.0 - 1e-12) : -1.0;
+	return true;
+}
+
 } // namespace geoidx

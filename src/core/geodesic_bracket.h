@@ -42,4 +42,12 @@ struct Bracket
  */
 bool geodesic_bracket(const Ecef &pa, const Ecef &pb, Bracket *out);
 
+/*
+ * The chords (metres) that settle a comparison with radius through the
+ * bracket: a chord above *far gives a bracket whose lo is above radius, one
+ * below *near a bracket whose hi is below it. False beyond the bracket's
+ * range (then the geodesic decides).
+ */
+bool bracket_chord_thresholds(double radius, double *far, double *near);
+
 } // namespace geoidx

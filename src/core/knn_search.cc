@@ -236,6 +236,9 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	bool modelled = !chunk.in_region && s->keys.near_side_keys &&
 					(s->chord_keys.n > 0 || s->chord_keys.never) &&
 					chunk_chord_model(s, lls, chunk.n, &model);
+	ChordModel ellipsoid;
+	bool have_ellipsoid = false;
+	uint64_t left = 0;
 	KeyedPoints passed;
 	passed.n = 0;
 	passed.floor = chunk_bound;
@@ -247,6 +250,19 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		{
 			Chord2Range r;
 			int v = chord_model_match(s->chord_keys, model, ll, &r);
+			if (v < 0 && s->chord_keys.ellipsoid)
+			{
+				/* the band between the sphere's tests: the chord bracket's tests, on the model */
+				if (!have_ellipsoid)
+				{
+					ellipsoid = ellipsoid_chord_model(s->centre_ecef_over_a, model);
+					have_ellipsoid = true;
+				}
+				Chord2Range er =
+					chord_model_range(ellipsoid, ll.lon * (M_PI / 180.0), ll.lat * (M_PI / 180.0));
+				v = chord_keys_match_ellipsoid(s->chord_keys, ll.lat, r, er);
+			}
+			left += v < 0;
 			if (v == 0)
 				continue;
 			if (v == 1)
@@ -274,6 +290,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		}
 		heap_push(&s->heap, c);
 	}
+	s->models_left += left;
 	push_keyed_points(s, passed);
 }
 
@@ -353,10 +370,13 @@ knn_init(KnnSearch *s, const KnnCallbacks &cb, const SpatialKeys &keys, LonLat c
 	s->refined = 0;
 	s->vectors = 0;
 	s->children_judged = 0;
+	s->models_left = 0;
 	s->use_spheroid = true;
 	s->order_only = false;
 	s->centre_ecef = ecef_of(s->q);
 	s->chord_keys = chord_keys(keys, s->q);
+	s->centre_ecef_over_a =
+		Ecef{s->centre_ecef.x / kWgs84A, s->centre_ecef.y / kWgs84A, s->centre_ecef.z / kWgs84A};
 	s->spare = nullptr;
 	s->planar = false;
 	s->target = PlanarTarget{0.0, 0.0, 0.0, 0.0, true};

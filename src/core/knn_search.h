@@ -170,6 +170,7 @@ struct KnnSearch
 	uint64_t refined; /* exact distances computed: what EXPLAIN-level tests can count */
 	uint64_t vectors; /* points' unit vectors computed (their trigonometry), for the tests */
 	uint64_t children_judged; /* child boxes classified against the keys, for the tests */
+	uint64_t models_left;     /* points of modelled chunks left to the exact test, for the tests */
 	bool use_spheroid; /* metres on WGS84 (<~>), else geography's <-> (sphere_knn_distance) */
 	/*
 	 * The caller reads the rows' order, not their distances: a point may come
@@ -178,10 +179,11 @@ struct KnnSearch
 	 */
 	bool order_only;
 	Ecef centre_ecef;
-	ChordKeys chord_keys; /* the keys' chord tests around the centre, for the chord model */
-	SearchChunk *spare;   /* a whole chunk buffer done with, for the next leaf chunk */
-	bool planar;          /* ordered by the planar distance to target, not by metres */
-	PlanarTarget target;  /* of a planar search */
+	Ecef centre_ecef_over_a; /* for the ellipsoid chord model */
+	ChordKeys chord_keys;    /* the keys' chord tests around the centre, for the chord model */
+	SearchChunk *spare;      /* a whole chunk buffer done with, for the next leaf chunk */
+	bool planar;             /* ordered by the planar distance to target, not by metres */
+	PlanarTarget target;     /* of a planar search */
 };
 
 /* Start a search for the points nearest centre (degrees, as the cast leaves them). */

@@ -1,5 +1,9 @@
 #include "search_keys.h"
 
+#include <limits>
+
+#include "geodesic_bracket.h"
+
 namespace geoidx
 {
 
@@ -81,8 +85,17 @@ chord_keys(const SpatialKeys &k, const Vec3 &q)
 			continue;
 		}
 		const RadiusTest &c = t.circle;
-		ck.t[ck.n++] = ChordTest{c.center.lat * 180.0 / M_PI, c.reject_dlat_deg, c.reject_c2,
-								 c.accept_c2, region_is_outer(t)};
+		double far = 0.0, near = 0.0;
+		bool bracketed = c.use_spheroid && bracket_chord_thresholds(c.radius, &far, &near);
+		ck.ellipsoid |= bracketed;
+		ck.t[ck.n++] = ChordTest{
+			c.center.lat * 180.0 / M_PI,
+			c.reject_dlat_deg,
+			c.reject_c2,
+			c.accept_c2,
+			region_is_outer(t),
+			bracketed ? (far / kWgs84A) * (far / kWgs84A) : std::numeric_limits<double>::infinity(),
+			bracketed && near > 0.0 ? (near / kWgs84A) * (near / kWgs84A) : -1.0};
 	}
 	return ck;
 }

@@ -54,6 +54,14 @@ struct ChordTest
 	double reject_c2;
 	double accept_c2;
 	bool outer;
+	/*
+	 * The chord bracket's tests (a spheroid key within its range), on the
+	 * squared chord between ellipsoid points over a^2 (ellipsoid_chord_model):
+	 * above far_e2 the point is beyond the radius, below near_e2 within it.
+	 * +Infinity and -1 where they decide nothing.
+	 */
+	double far_e2;
+	double near_e2;
 };
 
 constexpr int kMaxChordTests = 4;
@@ -61,8 +69,9 @@ constexpr int kMaxChordTests = 4;
 struct ChordKeys
 {
 	int n;
-	bool never;    /* a key no point satisfies */
-	bool complete; /* every key is here: the tests can accept a point, not only reject it */
+	bool never;     /* a key no point satisfies */
+	bool complete;  /* every key is here: the tests can accept a point, not only reject it */
+	bool ellipsoid; /* some test has the bracket's: a model of the ellipsoid chord may decide */
 	ChordTest t[kMaxChordTests];
 };
 
@@ -90,6 +99,40 @@ chord_keys_match(const ChordKeys &ck, double lat_deg, double c2_lo, double c2_hi
 				return 0;
 		}
 		else if (c2_hi < t.accept_c2 && !(c2_hi > t.reject_c2))
+		{
+			if (t.outer)
+				return 0;
+		}
+		else
+			verdict = -1;
+	}
+	return verdict;
+}
+
+/*
+ * chord_keys_match for a point that it leaves undecided (-1), with the range
+ * of its squared ellipsoid chord over a^2 too: the bracket's tests that
+ * point_in_region_at makes after the sphere's (a point in the band between
+ * the sphere's two tests), decided for the whole range. A key that says the
+ * point is beyond its radius says so on every test it makes, so the tests'
+ * order does not matter to the verdict.
+ */
+inline int
+chord_keys_match_ellipsoid(const ChordKeys &ck, double lat_deg, Chord2Range c2, Chord2Range e2)
+{
+	if (ck.never)
+		return 0;
+	int verdict = ck.complete ? 1 : -1;
+	for (int i = 0; i < ck.n; i++)
+	{
+		const ChordTest &t = ck.t[i];
+		if (std::fabs(lat_deg - t.centre_lat_deg) > t.reject_dlat_deg || c2.lo > t.reject_c2 ||
+			e2.lo > t.far_e2)
+		{
+			if (!t.outer)
+				return 0;
+		}
+		else if ((c2.hi < t.accept_c2 && !(c2.hi > t.reject_c2)) || e2.hi < t.near_e2)
 		{
 			if (t.outer)
 				return 0;

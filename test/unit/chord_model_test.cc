@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "chord_model.h"
+#include "geodesic_bracket.h"
 #include "region.h"
 #include "search_keys.h"
 
@@ -76,6 +77,128 @@ TEST(ChordModel, RangeHoldsTheExactSquaredChord)
 	EXPECT_GT(widest, 0.1);
 }
 
+/* The point the chord bracket reads, over a: ecef_of the exact test's unit vector. */
+Vec3
+ellipsoid_point(LonLat p)
+{
+	Ecef e = ecef_of(unit_vector(geographic_point(stored_lonlat(p.lon, p.lat))));
+	return Vec3{e.x / kWgs84A, e.y / kWgs84A, e.z / kWgs84A};
+}
+
+/* e(lon, lat) over a, of radians. */
+Vec3
+ellipsoid_at(double lon, double lat)
+{
+	Ecef e = ecef_of(unit_vector(GeoPoint{lon, lat}));
+	return Vec3{e.x / kWgs84A, e.y / kWgs84A, e.z / kWgs84A};
+}
+
+/*
+ * kEllipsoidModelThird bounds the third derivatives of the ellipsoid chord:
+ * finite differences of e's third partials and of |e|^2's third derivative at
+ * every latitude (a longitude's derivatives only turn e about the axis).
+ */
+TEST(ChordModel, EllipsoidThirdDerivativesAreBounded)
+{
+	const double h = 1e-3;
+	auto d_lat = [&](auto f, double lat)
+	{
+		Vec3 a = f(lat + h), b = f(lat - h);
+		return Vec3{(a.x - b.x) / (2 * h), (a.y - b.y) / (2 * h), (a.z - b.z) / (2 * h)};
+	};
+	auto d2_lat = [&](auto f, double lat)
+	{
+		Vec3 a = f(lat + h), m = f(lat), b = f(lat - h);
+		return Vec3{(a.x - 2 * m.x + b.x) / (h * h), (a.y - 2 * m.y + b.y) / (h * h),
+					(a.z - 2 * m.z + b.z) / (h * h)};
+	};
+	auto d3_lat = [&](auto f, double lat)
+	{
+		Vec3 a2 = f(lat + 2 * h), a1 = f(lat + h), b1 = f(lat - h), b2 = f(lat - 2 * h);
+		return Vec3{(a2.x - 2 * a1.x + 2 * b1.x - b2.x) / (2 * h * h * h),
+					(a2.y - 2 * a1.y + 2 * b1.y - b2.y) / (2 * h * h * h),
+					(a2.z - 2 * a1.z + 2 * b1.z - b2.z) / (2 * h * h * h)};
+	};
+	const double lon = 0.7;
+	/* e's derivatives in longitude, k times, as functions of the latitude */
+	auto e_lon0 = [&](double lat) { return ellipsoid_at(lon, lat); };
+	auto e_lon1 = [&](double lat)
+	{
+		Vec3 a = ellipsoid_at(lon + h, lat), b = ellipsoid_at(lon - h, lat);
+		return Vec3{(a.x - b.x) / (2 * h), (a.y - b.y) / (2 * h), 0.0};
+	};
+	auto e_lon2 = [&](double lat)
+	{
+		Vec3 a = ellipsoid_at(lon + h, lat), m = ellipsoid_at(lon, lat),
+			 b = ellipsoid_at(lon - h, lat);
+		return Vec3{(a.x - 2 * m.x + b.x) / (h * h), (a.y - 2 * m.y + b.y) / (h * h), 0.0};
+	};
+	auto norm2 = [](double lat)
+	{
+		Vec3 e = ellipsoid_at(0.0, lat);
+		return Vec3{dot(e, e), 0.0, 0.0};
+	};
+	double worst_e = 0.0, worst_h = 0.0;
+	for (int i = 0; i <= 3000; i++)
+	{
+		double lat = -M_PI / 2 + 2 * h + (M_PI - 4 * h) * i / 3000.0;
+		Vec3 parts[4] = {d3_lat(e_lon0, lat), d2_lat(e_lon1, lat), d_lat(e_lon2, lat),
+						 /* the third in longitude: the first turned a quarter turn twice */
+						 Vec3{-e_lon1(lat).x, -e_lon1(lat).y, 0.0}};
+		for (const Vec3 &v : parts)
+			worst_e = std::max(worst_e, std::sqrt(dot(v, v)));
+		worst_h = std::max(worst_h, std::fabs(d3_lat(norm2, lat).x));
+	}
+	/* the values the header states, and what f's bound is made of (|centre| <= 1) */
+	EXPECT_NEAR(worst_e, 1.0237, 0.002);
+	EXPECT_NEAR(worst_h, 0.0268, 0.002);
+	EXPECT_LT(2.0 * worst_e + worst_h, kEllipsoidModelThird * 0.95);
+}
+
+/* The ellipsoid chord model against the chord the bracket computes, on patches as above. */
+TEST(ChordModel, EllipsoidRangeHoldsTheBracketsChord)
+{
+	std::mt19937_64 rng(33);
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	double widest = 0.0;
+	for (int patch = 0; patch < 20000; patch++)
+	{
+		double span = kChordModelMaxSpan * 180.0 / M_PI * std::pow(u(rng), 3.0);
+		double lon0 = -180.0 + 360.0 * u(rng), lat0 = -90.0 + 180.0 * u(rng);
+		if (patch % 10 == 0)
+			lat0 = 90.0 - span * u(rng);
+		if (patch % 10 == 1)
+			lon0 = 180.0 - span * u(rng);
+		LonLat c{-180.0 + 360.0 * u(rng), std::asin(2.0 * u(rng) - 1.0) * 180.0 / M_PI};
+		if (patch % 3 == 0)
+			c = patch % 9 == 0 ? LonLat{lon0 > 0 ? lon0 - 180.0 : lon0 + 180.0, -lat0}
+							   : LonLat{lon0 + span * u(rng), std::min(90.0, lat0 + span * u(rng))};
+		Vec3 ce = ellipsoid_point(c);
+		double lat_mid = std::min(90.0, lat0 + span / 2), lon_mid = lon0 + span / 2;
+		ChordModel m =
+			ellipsoid_chord_model(Ecef{ce.x, ce.y, ce.z}, radians(lon_mid), radians(lat_mid));
+		for (int i = 0; i < 16; i++)
+		{
+			LonLat p{std::min(180.0, lon0 + span * u(rng)), std::min(90.0, lat0 + span * u(rng))};
+			if (i == 0)
+				p = LonLat{std::min(180.0, lon0 + span), std::min(90.0, lat0 + span)};
+			Vec3 pe = ellipsoid_point(p);
+			Vec3 d{pe.x - ce.x, pe.y - ce.y, pe.z - ce.z};
+			double e2 = dot(d, d);
+			Chord2Range r = chord_model_range(m, p.lon * (M_PI / 180.0), p.lat * (M_PI / 180.0));
+			ASSERT_LE(r.lo, e2) << "patch " << patch << " point " << i;
+			ASSERT_GE(r.hi, e2) << "patch " << patch << " point " << i;
+			double s = std::fabs(radians(p.lon - lon_mid)) + std::fabs(radians(p.lat - lat_mid));
+			if (s > 1e-3)
+				widest =
+					std::max(widest, std::fabs(e2 - 0.5 * (r.lo + r.hi)) / (s * s * s * m.third));
+		}
+	}
+	/* second-order terms right: what is left is the third order's, a good part of the bound */
+	EXPECT_GT(widest, 0.1);
+	EXPECT_LT(widest, 1.0);
+}
+
 /*
  * A model about a chunk box's middle (an unordered scan's): the range holds
  * every point of the box, across the antimeridian and at the poles too; an
@@ -132,7 +255,7 @@ TEST(ChordModel, KeysDecideAsTheExactTest)
 {
 	std::mt19937_64 rng(32);
 	std::uniform_real_distribution<double> u(0.0, 1.0);
-	long decided = 0, points = 0;
+	long decided = 0, points = 0, band = 0, band_decided = 0;
 	for (int trial = 0; trial < 400; trial++)
 	{
 		LonLat c{-180.0 + 360.0 * u(rng), std::asin(2.0 * u(rng) - 1.0) * 180.0 / M_PI};
@@ -176,6 +299,9 @@ TEST(ChordModel, KeysDecideAsTheExactTest)
 											 std::cos(angle) - std::sin(cg.lat) * std::sin(lat));
 			lon = std::remainder(lon, 2.0 * M_PI);
 			ChordModel m = chord_model(q, lon, lat);
+			Ecef ce = ecef_of(q);
+			ChordModel em = ellipsoid_chord_model(
+				Ecef{ce.x / kWgs84A, ce.y / kWgs84A, ce.z / kWgs84A}, lon, lat);
 			for (int i = 0; i < 32; i++)
 			{
 				LonLat p{
@@ -190,6 +316,23 @@ TEST(ChordModel, KeysDecideAsTheExactTest)
 					ASSERT_NE(by_chord, 1) << "a key around another centre decided a point";
 				else
 					points++;
+				if (by_chord < 0 && ck.ellipsoid && span <= 0.5 * kChordModelMaxSpan * 180 / M_PI)
+				{
+					/* the band: the bracket's tests on the ellipsoid model (knn_search.cc) */
+					Chord2Range er = chord_model_range(em, radians(p.lon), radians(p.lat));
+					int by_ellipsoid = chord_keys_match_ellipsoid(ck, p.lat, r, er);
+					if (trial % 5 == 4)
+					{
+						ASSERT_NE(by_ellipsoid, 1) << "a key around another centre decided a point";
+					}
+					band += trial % 5 != 4;
+					if (by_ellipsoid >= 0)
+					{
+						band_decided += trial % 5 != 4;
+						ASSERT_EQ(by_ellipsoid == 1, exact)
+							<< "trial " << trial << " patch " << patch << " (ellipsoid)";
+					}
+				}
 				if (by_chord < 0)
 					continue;
 				decided += trial % 5 != 4;
@@ -200,6 +343,9 @@ TEST(ChordModel, KeysDecideAsTheExactTest)
 	/* most points of patches on a circle around the model's centre are decided without their
 	 * vectors */
 	EXPECT_GT(decided, points / 2);
+	/* and most of what the sphere's tests leave, by the ellipsoid's */
+	EXPECT_GT(band, 1000);
+	EXPECT_GT(band_decided, band / 2) << band_decided << " of " << band;
 }
 
 } // namespace
