@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "chord_model.h"
 #include "pg_free.h"
@@ -80,42 +81,13 @@ ChordKeys chord_keys(const SpatialKeys &k, const Vec3 &q);
 
 /*
  * What spatial_point_matches_at answers for a point at latitude lat_deg whose
- * squared chord to q, as chord2 computes it, lies in [c2_lo, c2_hi]: 1 or 0
- * where that decides every key, -1 where the point's unit vector must.
- */
-inline int
-chord_keys_match(const ChordKeys &ck, double lat_deg, double c2_lo, double c2_hi)
-{
-	if (ck.never)
-		return 0;
-	int verdict = ck.complete ? 1 : -1;
-	for (int i = 0; i < ck.n; i++)
-	{
-		/* point_in_region_at's tests in its order, each for every squared chord of the range */
-		const ChordTest &t = ck.t[i];
-		if (std::fabs(lat_deg - t.centre_lat_deg) > t.reject_dlat_deg || c2_lo > t.reject_c2)
-		{
-			if (!t.outer)
-				return 0;
-		}
-		else if (c2_hi < t.accept_c2 && !(c2_hi > t.reject_c2))
-		{
-			if (t.outer)
-				return 0;
-		}
-		else
-			verdict = -1;
-	}
-	return verdict;
-}
-
-/*
- * chord_keys_match for a point that it leaves undecided (-1), with the range
- * of its squared ellipsoid chord over a^2 too: the bracket's tests that
- * point_in_region_at makes after the sphere's (a point in the band between
- * the sphere's two tests), decided for the whole range. A key that says the
- * point is beyond its radius says so on every test it makes, so the tests'
- * order does not matter to the verdict.
+ * squared chord to q, as chord2 computes it, lies in c2, and whose squared
+ * chord between ellipsoid points over a^2 (ellipsoid_chord_model) lies in e2:
+ * 1 or 0 where that decides every key, -1 where the point's unit vector must.
+ * The sphere's tests are point_in_region_at's first ones; the ellipsoid's are
+ * the chord bracket's, which it makes for a point in the band between the
+ * sphere's two. A key that says a point is beyond its radius says so on every
+ * test it makes, so the order of the tests does not change the verdict.
  */
 inline int
 chord_keys_match_ellipsoid(const ChordKeys &ck, double lat_deg, Chord2Range c2, Chord2Range e2)
@@ -141,6 +113,15 @@ chord_keys_match_ellipsoid(const ChordKeys &ck, double lat_deg, Chord2Range c2, 
 			verdict = -1;
 	}
 	return verdict;
+}
+
+/* The same with the sphere's tests alone: the ellipsoid chord is not known. */
+inline int
+chord_keys_match(const ChordKeys &ck, double lat_deg, double c2_lo, double c2_hi)
+{
+	constexpr double inf = std::numeric_limits<double>::infinity();
+	return chord_keys_match_ellipsoid(ck, lat_deg, Chord2Range{c2_lo, c2_hi},
+									  Chord2Range{-inf, inf});
 }
 
 /*

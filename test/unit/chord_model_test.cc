@@ -32,32 +32,60 @@ exact_chord2(LonLat p, const Vec3 &q)
 	return chord2(unit_vector(geographic_point(stored_lonlat(p.lon, p.lat))), q);
 }
 
+/* A patch of degrees [lon0, lon0 + span] x [lat0, lat0 + span] and a centre for its model. */
+struct Patch
+{
+	double span, lon0, lat0, lon_mid, lat_mid;
+	LonLat centre;
+};
+
 /* Patches of every size up to the largest modelled, anywhere (poles, antimeridian included). */
+Patch
+random_patch(std::mt19937_64 &rng, int patch)
+{
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	Patch p;
+	p.span = kChordModelMaxSpan * 180.0 / M_PI * std::pow(u(rng), 3.0);
+	p.lon0 = -180.0 + 360.0 * u(rng);
+	p.lat0 = -90.0 + 180.0 * u(rng);
+	if (patch % 10 == 0)
+		p.lat0 = 90.0 - p.span * u(rng); /* at a pole */
+	if (patch % 10 == 1)
+		p.lon0 = 180.0 - p.span * u(rng); /* at the antimeridian */
+	p.centre = LonLat{-180.0 + 360.0 * u(rng), std::asin(2.0 * u(rng) - 1.0) * 180.0 / M_PI};
+	if (patch % 3 == 0) /* the centre close by, and sometimes the antipode */
+		p.centre = patch % 9 == 0
+					   ? LonLat{p.lon0 > 0 ? p.lon0 - 180.0 : p.lon0 + 180.0, -p.lat0}
+					   : LonLat{p.lon0 + p.span * u(rng), std::min(90.0, p.lat0 + p.span * u(rng))};
+	p.lat_mid = std::min(90.0, p.lat0 + p.span / 2);
+	p.lon_mid = p.lon0 + p.span / 2;
+	return p;
+}
+
+/* Point i of a patch: its far corner first, then anywhere in it. */
+LonLat
+point_in(const Patch &p, std::mt19937_64 &rng, int i)
+{
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	if (i == 0)
+		return LonLat{std::min(180.0, p.lon0 + p.span), std::min(90.0, p.lat0 + p.span)};
+	return LonLat{std::min(180.0, p.lon0 + p.span * u(rng)),
+				  std::min(90.0, p.lat0 + p.span * u(rng))};
+}
+
 TEST(ChordModel, RangeHoldsTheExactSquaredChord)
 {
 	std::mt19937_64 rng(31);
-	std::uniform_real_distribution<double> u(0.0, 1.0);
 	double widest = 0.0;
 	for (int patch = 0; patch < 20000; patch++)
 	{
-		double span = kChordModelMaxSpan * 180.0 / M_PI * std::pow(u(rng), 3.0);
-		double lon0 = -180.0 + 360.0 * u(rng), lat0 = -90.0 + 180.0 * u(rng);
-		if (patch % 10 == 0)
-			lat0 = 90.0 - span * u(rng); /* at a pole */
-		if (patch % 10 == 1)
-			lon0 = 180.0 - span * u(rng); /* at the antimeridian */
-		LonLat c{-180.0 + 360.0 * u(rng), std::asin(2.0 * u(rng) - 1.0) * 180.0 / M_PI};
-		if (patch % 3 == 0) /* the centre close by, and sometimes the antipode */
-			c = patch % 9 == 0 ? LonLat{lon0 > 0 ? lon0 - 180.0 : lon0 + 180.0, -lat0}
-							   : LonLat{lon0 + span * u(rng), std::min(90.0, lat0 + span * u(rng))};
-		Vec3 q = unit_vector(geographic_point(c));
-		double lat_mid = std::min(90.0, lat0 + span / 2), lon_mid = lon0 + span / 2;
+		Patch pt = random_patch(rng, patch);
+		double lon_mid = pt.lon_mid, lat_mid = pt.lat_mid;
+		Vec3 q = unit_vector(geographic_point(pt.centre));
 		ChordModel m = chord_model(q, radians(lon_mid), radians(lat_mid));
 		for (int i = 0; i < 16; i++)
 		{
-			LonLat p{std::min(180.0, lon0 + span * u(rng)), std::min(90.0, lat0 + span * u(rng))};
-			if (i == 0)
-				p = LonLat{std::min(180.0, lon0 + span), std::min(90.0, lat0 + span)};
+			LonLat p = point_in(pt, rng, i);
 			double c2 = exact_chord2(p, q);
 			Chord2Range r = chord_model_range(m, radians(p.lon), radians(p.lat));
 			ASSERT_LE(r.lo, c2) << "patch " << patch << " point " << i;
@@ -159,29 +187,17 @@ TEST(ChordModel, EllipsoidThirdDerivativesAreBounded)
 TEST(ChordModel, EllipsoidRangeHoldsTheBracketsChord)
 {
 	std::mt19937_64 rng(33);
-	std::uniform_real_distribution<double> u(0.0, 1.0);
 	double widest = 0.0;
 	for (int patch = 0; patch < 20000; patch++)
 	{
-		double span = kChordModelMaxSpan * 180.0 / M_PI * std::pow(u(rng), 3.0);
-		double lon0 = -180.0 + 360.0 * u(rng), lat0 = -90.0 + 180.0 * u(rng);
-		if (patch % 10 == 0)
-			lat0 = 90.0 - span * u(rng);
-		if (patch % 10 == 1)
-			lon0 = 180.0 - span * u(rng);
-		LonLat c{-180.0 + 360.0 * u(rng), std::asin(2.0 * u(rng) - 1.0) * 180.0 / M_PI};
-		if (patch % 3 == 0)
-			c = patch % 9 == 0 ? LonLat{lon0 > 0 ? lon0 - 180.0 : lon0 + 180.0, -lat0}
-							   : LonLat{lon0 + span * u(rng), std::min(90.0, lat0 + span * u(rng))};
-		Vec3 ce = ellipsoid_point(c);
-		double lat_mid = std::min(90.0, lat0 + span / 2), lon_mid = lon0 + span / 2;
+		Patch pt = random_patch(rng, patch);
+		double lon_mid = pt.lon_mid, lat_mid = pt.lat_mid;
+		Vec3 ce = ellipsoid_point(pt.centre);
 		ChordModel m =
 			ellipsoid_chord_model(Ecef{ce.x, ce.y, ce.z}, radians(lon_mid), radians(lat_mid));
 		for (int i = 0; i < 16; i++)
 		{
-			LonLat p{std::min(180.0, lon0 + span * u(rng)), std::min(90.0, lat0 + span * u(rng))};
-			if (i == 0)
-				p = LonLat{std::min(180.0, lon0 + span), std::min(90.0, lat0 + span)};
+			LonLat p = point_in(pt, rng, i);
 			Vec3 pe = ellipsoid_point(p);
 			Vec3 d{pe.x - ce.x, pe.y - ce.y, pe.z - ce.z};
 			double e2 = dot(d, d);
