@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
 
 #include "chord_model.h"
 #include "pg_free.h"
@@ -81,16 +80,20 @@ ChordKeys chord_keys(const SpatialKeys &k, const Vec3 &q);
 
 /*
  * What spatial_point_matches_at answers for a point at latitude lat_deg whose
- * squared chord to q, as chord2 computes it, lies in c2, and whose squared
- * chord between ellipsoid points over a^2 (ellipsoid_chord_model) lies in e2:
- * 1 or 0 where that decides every key, -1 where the point's unit vector must.
- * The sphere's tests are point_in_region_at's first ones; the ellipsoid's are
- * the chord bracket's, which it makes for a point in the band between the
- * sphere's two. A key that says a point is beyond its radius says so on every
- * test it makes, so the order of the tests does not change the verdict.
+ * squared chord to q, as chord2 computes it, lies in c2, and (with_ellipsoid)
+ * whose squared chord between ellipsoid points over a^2
+ * (ellipsoid_chord_model) lies in e2: 1 or 0 where that decides every key, -1
+ * where the point's unit vector must. The sphere's tests are
+ * point_in_region_at's first ones; the ellipsoid's are the chord bracket's,
+ * which it makes for a point in the band between the sphere's two. A key that
+ * says a point is beyond its radius says so on every test it makes, so the
+ * order of the tests does not change the verdict. The sphere's alone run for
+ * every point of a cut chunk: a template, so that they pay nothing for the
+ * ellipsoid's.
  */
+template <bool with_ellipsoid>
 inline int
-chord_keys_match_ellipsoid(const ChordKeys &ck, double lat_deg, Chord2Range c2, Chord2Range e2)
+chord_keys_verdict(const ChordKeys &ck, double lat_deg, Chord2Range c2, Chord2Range e2)
 {
 	if (ck.never)
 		return 0;
@@ -98,13 +101,19 @@ chord_keys_match_ellipsoid(const ChordKeys &ck, double lat_deg, Chord2Range c2, 
 	for (int i = 0; i < ck.n; i++)
 	{
 		const ChordTest &t = ck.t[i];
-		if (std::fabs(lat_deg - t.centre_lat_deg) > t.reject_dlat_deg || c2.lo > t.reject_c2 ||
-			e2.lo > t.far_e2)
+		bool far = std::fabs(lat_deg - t.centre_lat_deg) > t.reject_dlat_deg || c2.lo > t.reject_c2;
+		bool near = c2.hi < t.accept_c2 && !(c2.hi > t.reject_c2);
+		if constexpr (with_ellipsoid)
+		{
+			far = far || e2.lo > t.far_e2;
+			near = near || e2.hi < t.near_e2;
+		}
+		if (far)
 		{
 			if (!t.outer)
 				return 0;
 		}
-		else if ((c2.hi < t.accept_c2 && !(c2.hi > t.reject_c2)) || e2.hi < t.near_e2)
+		else if (near)
 		{
 			if (t.outer)
 				return 0;
@@ -115,13 +124,16 @@ chord_keys_match_ellipsoid(const ChordKeys &ck, double lat_deg, Chord2Range c2, 
 	return verdict;
 }
 
-/* The same with the sphere's tests alone: the ellipsoid chord is not known. */
 inline int
 chord_keys_match(const ChordKeys &ck, double lat_deg, double c2_lo, double c2_hi)
 {
-	constexpr double inf = std::numeric_limits<double>::infinity();
-	return chord_keys_match_ellipsoid(ck, lat_deg, Chord2Range{c2_lo, c2_hi},
-									  Chord2Range{-inf, inf});
+	return chord_keys_verdict<false>(ck, lat_deg, Chord2Range{c2_lo, c2_hi}, Chord2Range{});
+}
+
+inline int
+chord_keys_match_ellipsoid(const ChordKeys &ck, double lat_deg, Chord2Range c2, Chord2Range e2)
+{
+	return chord_keys_verdict<true>(ck, lat_deg, c2, e2);
 }
 
 /*
