@@ -272,6 +272,13 @@ FROM (SELECT plan_rows($$EXECUTE near_est('SRID=4326;POINT(5 45)')$$) AS est,
 SELECT e.est BETWEEN e.actual / 3 AND e.actual * 3 AS ring_estimate_within_3x
 FROM (SELECT plan_rows($$EXECUTE ring_est('SRID=4326;POINT(5 45)')$$) AS est,
 			 (SELECT count(*) FROM ref WHERE d <= 5e5 AND d > 2e5) AS actual) e;
+-- a ring around a point made of parameters becomes its hole and its disc; the
+-- hole's share beside its disc is sampled as the ring's (a disc's would be 5x)
+PREPARE ring_xy(float8, float8) AS SELECT count(*) FROM pts
+	WHERE geoidx_ring(pos, ST_SetSRID(ST_MakePoint($1, $2), 4326), 4.5e5, 5e5);
+SELECT e.est BETWEEN e.actual / 3 AND e.actual * 3 AS thin_ring_estimate_within_3x
+FROM (SELECT plan_rows($$EXECUTE ring_xy(5, 45)$$) AS est,
+			 (SELECT count(*) FROM ref WHERE d <= 5e5 AND d > 4.5e5) AS actual) e;
 DROP FUNCTION plan_rows(text);
 DROP FUNCTION shape_param_same();
 RESET plan_cache_mode;

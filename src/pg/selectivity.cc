@@ -475,6 +475,32 @@ geoidx_in_array_sel(PG_FUNCTION_ARGS)
 namespace
 {
 
+/* The circle operands of the `column <@ circle` conditions of column's table. */
+List *
+circles_on_column(PlannerInfo *root, Node *column)
+{
+	if (root == NULL || root->simple_rel_array == NULL || !IsA(column, Var) ||
+		((Var *) column)->varlevelsup != 0)
+		return NIL;
+	Index varno = ((Var *) column)->varno;
+	if (varno >= (Index) root->simple_rel_array_size || root->simple_rel_array[varno] == NULL)
+		return NIL;
+	const GeoidxCatalog &o = geoidx_catalog();
+	List *out = NIL;
+	ListCell *lc;
+	foreach (lc, root->simple_rel_array[varno]->baserestrictinfo)
+	{
+		Expr *clause = ((RestrictInfo *) lfirst(lc))->clause;
+		if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
+			continue;
+		OpExpr *op = (OpExpr *) clause;
+		if ((op->opno == o.within_op[0] || op->opno == o.within_op[1]) &&
+			equal(linitial(op->args), column))
+			out = lappend(out, lsecond(op->args));
+	}
+	return out;
+}
+
 /*
  * The radius of the smallest disc around the same centre as hole (an outside
  * region), on the same column, among the conditions of the column's table:
@@ -483,25 +509,11 @@ namespace
 bool
 disc_beside_hole(PlannerInfo *root, Node *column, const GeoidxCircle *hole, double *radius)
 {
-	if (!IsA(column, Var) || ((Var *) column)->varlevelsup != 0)
-		return false;
-	Index varno = ((Var *) column)->varno;
-	if (varno >= (Index) root->simple_rel_array_size || root->simple_rel_array[varno] == NULL)
-		return false;
-	const GeoidxCatalog &o = geoidx_catalog();
 	bool found = false;
 	ListCell *lc;
-	foreach (lc, root->simple_rel_array[varno]->baserestrictinfo)
+	foreach (lc, circles_on_column(root, column))
 	{
-		Expr *clause = ((RestrictInfo *) lfirst(lc))->clause;
-		if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
-			continue;
-		OpExpr *op = (OpExpr *) clause;
-		if (op->opno != o.within_op[0] && op->opno != o.within_op[1])
-			continue;
-		if (!equal(linitial(op->args), column))
-			continue;
-		Node *c = estimate_expression_value(root, (Node *) lsecond(op->args));
+		Node *c = estimate_expression_value(root, (Node *) lfirst(lc));
 		if (!IsA(c, Const) || ((Const *) c)->constisnull)
 			continue;
 		const GeoidxCircle *d = (const GeoidxCircle *) DatumGetPointer(((Const *) c)->constvalue);
@@ -513,6 +525,42 @@ disc_beside_hole(PlannerInfo *root, Node *column, const GeoidxCircle *hole, doub
 		found = true;
 	}
 	return found;
+}
+
+/*
+ * The same for a hole of parameters, geoidx_circle_outside(centre, radius,
+ * use_spheroid, point_first): the share of the rows of a disc
+ * geoidx_circle(centre, radius', use_spheroid) beside it that lie outside it,
+ * both sampled where the rows are (a generic plan's ring).
+ */
+bool
+sampled_hole_beside_disc(PlannerInfo *root, Node *column, const FuncExpr *hole, int var_relid,
+						 double *share)
+{
+	const GeoidxCatalog &o = geoidx_catalog();
+	if (list_length(hole->args) != 4 ||
+		(hole->funcid != o.circle_outside_fn[0] && hole->funcid != o.circle_outside_fn[1]))
+		return false;
+	ListCell *lc;
+	foreach (lc, circles_on_column(root, column))
+	{
+		if (!IsA(lfirst(lc), FuncExpr))
+			continue;
+		FuncExpr *d = (FuncExpr *) lfirst(lc);
+		if ((d->funcid != o.circle_fn[0] && d->funcid != o.circle_fn[1]) ||
+			list_length(d->args) != 3 || !equal(linitial(d->args), linitial(hole->args)) ||
+			!equal(lthird(d->args), lthird(hole->args)))
+			continue;
+		double disc, inside;
+		if (!sampled_centre_selectivity(root, column, (Node *) lsecond(d->args),
+										(Node *) lthird(d->args), var_relid, &disc) ||
+			!sampled_centre_selectivity(root, column, (Node *) lsecond(hole->args),
+										(Node *) lthird(hole->args), var_relid, &inside))
+			return false;
+		*share = disc > 0.0 ? geoidx::clamp_share(geoidx::ring_share(disc, inside) / disc) : 1.0;
+		return true;
+	}
+	return false;
 }
 
 } // namespace
@@ -540,6 +588,9 @@ geoidx_circle_sel(PG_FUNCTION_ARGS)
 			const GeoidxCatalog &o = geoidx_catalog();
 			FuncExpr *f = (FuncExpr *) circle;
 			double share;
+			if (!IsA(column, Const) &&
+				sampled_hole_beside_disc(call.root, column, f, call.var_relid, &share))
+				PG_RETURN_FLOAT8(share);
 			if ((f->funcid == o.circle_fn[0] || f->funcid == o.circle_fn[1]) &&
 				list_length(f->args) == 3 && !IsA(column, Const) &&
 				sampled_centre_selectivity(call.root, column, (Node *) lsecond(f->args),
