@@ -35,8 +35,8 @@ struct ChordModel
 	double f0;         /* squared chord at the middle */
 	double d_lon, d_lat;
 	double h_lon_lon, h_lon_lat, h_lat_lat; /* the second-order term's coefficients */
-	double
-		third; /* a bound of f's third partial derivatives, over 6: (|dlon| + |dlat|)^3 times it */
+	/* f's third partial derivatives' bound over 6: the remainder is (|dlon| + |dlat|)^3 times it */
+	double third;
 	double sin_lon0, cos_lon0, sin_lat0, cos_lat0; /* for another model about the same middle */
 };
 

@@ -238,7 +238,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 					chunk_chord_model(s, lls, chunk.n, &model);
 	ChordModel ellipsoid;
 	bool have_ellipsoid = false;
-	uint64_t left = 0;
+	uint64_t undecided = 0;
 	KeyedPoints passed;
 	passed.n = 0;
 	passed.floor = chunk_bound;
@@ -262,7 +262,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 					chord_model_range(ellipsoid, ll.lon * (M_PI / 180.0), ll.lat * (M_PI / 180.0));
 				v = chord_keys_match_ellipsoid(s->chord_keys, ll.lat, r, er);
 			}
-			left += v < 0;
+			undecided += v < 0;
 			if (v == 0)
 				continue;
 			if (v == 1)
@@ -290,7 +290,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		}
 		heap_push(&s->heap, c);
 	}
-	s->models_left += left;
+	s->models_left += undecided;
 	push_keyed_points(s, passed);
 }
 
