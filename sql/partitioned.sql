@@ -192,10 +192,33 @@ RESET geoidx.rewrite_postgis;
 SELECT id FROM cellpart ORDER BY pos <~> 'SRID=3857;POINT(0 0)' LIMIT 1;
 -- A radius query on the table partitioned on geoidx_cell reaches only the
 -- partitions its circle can touch, with nothing written for it
--- (partition_prune.cc): at plan time for constants, when the executor starts
--- for parameters. The default partition has no cell range and stays.
+-- (partition_prune.cc): at plan time for a circle the query names (the other
+-- partitions are never planned, and no Append is left for one), when the
+-- executor starts for parameters (Subplans Removed). The partition scanned
+-- has no condition on its cell.
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT count(*) FROM cellpart WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(10 50)', 300000);
+-- planning after planning in one session (a later one may get the addresses
+-- of an earlier one's planner state): each is pruned when planned (nothing
+-- left for the executor to remove), and the partition planned keeps no
+-- condition on its cell
+CREATE FUNCTION cell_plans(OUT plans int, OUT partitions int, OUT removed_at_start int,
+						   OUT cell_filters int) LANGUAGE plpgsql AS $$
+DECLARE line text;
+BEGIN
+	plans := 0; partitions := 0; removed_at_start := 0; cell_filters := 0;
+	FOR i IN 1..6 LOOP
+		FOR line IN EXECUTE format('EXPLAIN (COSTS OFF) SELECT count(*) FROM cellpart '
+								   'WHERE geoidx_dwithin(pos, ST_SetSRID(ST_MakePoint(%s, 50), 4326), 300000)', 5 + i) LOOP
+			partitions := partitions + (line ~ ' on cellpart_\w+ cellpart')::int;
+			removed_at_start := removed_at_start + (line ~ 'Subplans Removed')::int;
+			cell_filters := cell_filters + (line ~ 'geoidx_cell')::int;
+		END LOOP;
+		plans := plans + 1;
+	END LOOP;
+END $$;
+SELECT * FROM cell_plans();
+DROP FUNCTION cell_plans();
 PREPARE cell_radius(float8, float8) AS
 SELECT count(*) FROM cellpart WHERE geoidx_dwithin(pos, ST_SetSRID(ST_MakePoint($1, $2), 4326), 300000);
 -- PostgreSQL's plan cache takes the generic plan after five executions: the
@@ -230,6 +253,43 @@ SET plan_cache_mode = force_generic_plan;
 SELECT * FROM cell_radius_counts();
 SET plan_cache_mode = force_custom_plan;
 SELECT * FROM cell_radius_counts();
+RESET plan_cache_mode;
+-- the same circles named in the query text, pruned at plan time: around a
+-- point, a line (the candidate disc around its box), EMPTY and NULL
+CREATE FUNCTION cell_literal_counts(OUT same int, OUT total int) LANGUAGE plpgsql AS $$
+DECLARE c record; g geometry; n bigint; m bigint;
+BEGIN
+	same := 0; total := 0;
+	FOR c IN SELECT * FROM circles LOOP
+		g := CASE c.i % 3 WHEN 1 THEN ST_SetSRID(ST_MakeLine(ST_MakePoint(c.lon, c.lat), ST_MakePoint(c.lon * 0.97, c.lat * 0.9)), 4326)
+			 ELSE CASE WHEN c.i = 5 THEN 'SRID=4326;POINT EMPTY'::geometry WHEN c.i = 11 THEN NULL
+					   ELSE ST_SetSRID(ST_MakePoint(c.lon, c.lat), 4326) END END;
+		IF c.i % 3 = 0 THEN
+			EXECUTE format('SELECT count(*) FROM cellpart WHERE geoidx_dwithin(pos, '
+						   'ST_SetSRID(ST_MakePoint(%s, %s), 4326), %s)',
+						   quote_literal(c.lon) || '::float8', quote_literal(c.lat) || '::float8',
+						   quote_literal(c.r) || '::float8') INTO n;
+		ELSE
+			EXECUTE format('SELECT count(*) FROM cellpart WHERE geoidx_dwithin(pos, %L::geometry, %L::float8)',
+						   g, c.r) INTO n;
+		END IF;
+		SELECT count(*) INTO m FROM cellflat WHERE ST_DWithin(pos::geography, g::geography, c.r);
+		same := same + (n = m)::int; total := total + 1;
+	END LOOP;
+END $$;
+SELECT * FROM cell_literal_counts();
+DROP FUNCTION cell_literal_counts();
+-- in a join's ON, beside the radius condition there, as in a WHERE
+SELECT (SELECT count(p.id) FROM (VALUES (1)) v(x) LEFT JOIN cellpart p
+		ON geoidx_dwithin(p.pos, 'SRID=4326;POINT(-60 -10)', 800000))
+	 = (SELECT count(*) FROM cellflat WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(-60 -10)'::geography, 800000))
+	   AS same_join;
+-- and an UPDATE reaches the same rows
+WITH u AS (UPDATE cellpart SET id = id WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(170 -5)', 1500000) RETURNING 1)
+SELECT (SELECT count(*) FROM u)
+	 = (SELECT count(*) FROM cellflat WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(170 -5)'::geography, 1500000))
+	   AS same_update;
+SET plan_cache_mode = force_custom_plan;
 -- A centre the planner cannot see is a point (a geometry parameter, as
 -- drivers send it) prunes by the candidate disc around its box: a point, a
 -- line, EMPTY and NULL, against PostGIS, in generic plans

@@ -780,6 +780,9 @@ extern void geoidx_install_nearest_append(void);
 extern void geoidx_install_junk_distance(void);
 /* partition_prune.cc: radius queries prune partitions on geoidx_cell */
 extern void geoidx_install_partition_prune(void);
+extern void geoidx_prune_cells_at_plan_time(struct PlannerInfo *root, struct RelOptInfo *rel);
+extern void geoidx_keep_cell_bounds_from_partitions(struct PlannerInfo *root,
+													struct RelOptInfo *rel);
 extern int geoidx_cell_call(const GeoidxCatalog &o, Node *e, struct Var **col);
 extern struct Var *geoidx_cell_partition_key(const GeoidxCatalog &o, struct RelOptInfo *rel,
 											 int *level);

@@ -898,6 +898,9 @@ geoidx_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInf
 		}
 	}
 	geoidx_rewrite_geography_order(o, root, rel, relid);
+	if (inhparent)
+		geoidx_prune_cells_at_plan_time(root, rel);
+	geoidx_keep_cell_bounds_from_partitions(root, rel);
 	rewrite_pruned_keys(o, root, rel);
 	no_lossy_index_only(o, root, rel);
 }
