@@ -266,6 +266,32 @@ key_bound(const GeoidxCatalog &o, Node *key, Expr *region, int level, int i, boo
 	return key_compare(o, key, bound, lower);
 }
 
+/* A table's partition key geoidx_cell(col, level), with the catalog to build ranges of it from. */
+struct CellKey
+{
+	const GeoidxCatalog *o;
+	Var *col; /* NULL: the table is not range-partitioned on geoidx_cell */
+	int level;
+	Node *key;
+};
+
+CellKey
+range_cell_key(RelOptInfo *rel)
+{
+	CellKey k{&geoidx_catalog_if_present(), NULL, -1, NULL};
+	const GeoidxCatalog &o = *k.o;
+	if (!o.present || !OidIsValid(o.cell_fn) || !OidIsValid(o.covering_bound_fn) ||
+		!OidIsValid(o.within_op[0]))
+		return k;
+	Var *col = geoidx_cell_partition_key(o, rel, &k.level);
+	if (col != NULL && rel->part_scheme->strategy == PARTITION_STRATEGY_RANGE)
+	{
+		k.col = col;
+		k.key = (Node *) linitial(rel->partexprs[0]);
+	}
+	return k;
+}
+
 /* The OR of kPruneRanges ranges of key that holds every cell of a row in region. */
 Expr *
 cell_ranges_clause(const GeoidxCatalog &o, Node *key, Expr *region, int level)
@@ -393,15 +419,13 @@ prune_by_cells(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte
 	if (!rte->inh || rte->relkind != RELKIND_PARTITIONED_TABLE || !enable_partition_pruning ||
 		rel->baserestrictinfo == NIL || IS_DUMMY_REL(rel))
 		return;
-	const GeoidxCatalog &o = geoidx_catalog_if_present();
-	if (!o.present || !OidIsValid(o.cell_fn) || !OidIsValid(o.covering_bound_fn) ||
-		!OidIsValid(o.within_op[0]))
+	CellKey k = range_cell_key(rel);
+	if (k.col == NULL)
 		return;
-	int level;
-	Var *col = geoidx_cell_partition_key(o, rel, &level);
-	if (col == NULL || rel->part_scheme->strategy != PARTITION_STRATEGY_RANGE)
-		return;
-	Node *key = (Node *) linitial(rel->partexprs[0]);
+	const GeoidxCatalog &o = *k.o;
+	Var *col = k.col;
+	int level = k.level;
+	Node *key = k.key;
 	/* the circles known at plan time pruned the partitions already */
 	PlanTimeEntry *e = plan_time_entry(root, rel->relid);
 	bool pruned = e != NULL && e->kept_out;
@@ -475,17 +499,11 @@ geoidx_prune_cells_at_plan_time(PlannerInfo *root, RelOptInfo *rel)
 	if (rel->part_scheme == NULL || !enable_partition_pruning || root->parse->jointree == NULL ||
 		root->glob->boundParams != NULL)
 		return;
-	const GeoidxCatalog &o = geoidx_catalog_if_present();
-	if (!o.present || !OidIsValid(o.cell_fn) || !OidIsValid(o.covering_bound_fn) ||
-		!OidIsValid(o.within_op[0]))
-		return;
-	int level;
-	Var *col = geoidx_cell_partition_key(o, rel, &level);
-	if (col == NULL || rel->part_scheme->strategy != PARTITION_STRATEGY_RANGE)
+	CellKey k = range_cell_key(rel);
+	if (k.col == NULL)
 		return;
 	bool added = false;
-	add_folded_ranges_in(o, root, (Node *) root->parse->jointree, col,
-						 (Node *) linitial(rel->partexprs[0]), level, &added);
+	add_folded_ranges_in(*k.o, root, (Node *) root->parse->jointree, k.col, k.key, k.level, &added);
 	if (!added)
 		return;
 	plan_time[plan_time_next] = PlanTimeEntry{root, rel->relid, false};
@@ -512,19 +530,19 @@ geoidx_keep_cell_bounds_from_partitions(PlannerInfo *root, RelOptInfo *rel)
 		return;
 	e->kept_out = true;
 	RelOptInfo *parent = root->simple_rel_array[parent_index];
-	const GeoidxCatalog &o = geoidx_catalog_if_present();
-	int level;
-	Var *col = parent != NULL && o.present ? geoidx_cell_partition_key(o, parent, &level) : NULL;
-	if (col == NULL)
+	if (parent == NULL)
 		return;
-	Node *key = (Node *) linitial(parent->partexprs[0]);
+	CellKey k = range_cell_key(parent);
+	if (k.col == NULL)
+		return;
+	const GeoidxCatalog &o = *k.o;
 	List *ranges = NIL;
 	ListCell *lc;
 	foreach (lc, parent->baserestrictinfo)
 	{
 		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
-		Expr *region = region_of(o, ri->clause, col);
-		Expr *r = region != NULL ? folded_cell_ranges(o, root, key, region, level) : NULL;
+		Expr *region = region_of(o, ri->clause, k.col);
+		Expr *r = region != NULL ? folded_cell_ranges(o, root, k.key, region, k.level) : NULL;
 		if (r != NULL)
 			ranges = lappend(ranges, r);
 	}
