@@ -292,46 +292,58 @@ range_cell_key(RelOptInfo *rel)
 	return k;
 }
 
-/* The OR of kPruneRanges ranges of key that holds every cell of a row in region. */
+/* The OR of kPruneRanges ranges of the key that holds every cell of a row in region. */
 Expr *
-cell_ranges_clause(const GeoidxCatalog &o, Node *key, Expr *region, int level)
+cell_ranges_clause(const CellKey &k, Expr *region)
 {
 	List *arms = NIL;
 	for (int i = 0; i < (int) geoidx::kPruneRanges; i++)
-		arms = lappend(
-			arms, make_andclause(list_make2(key_bound(o, key, region, level, 2 * i, true),
-											key_bound(o, key, region, level, 2 * i + 1, false))));
+		arms = lappend(arms, make_andclause(list_make2(
+								 key_bound(*k.o, k.key, region, k.level, 2 * i, true),
+								 key_bound(*k.o, k.key, region, k.level, 2 * i + 1, false))));
 	return make_orclause(arms);
 }
 
 /*
- * The ranges of region as constants, when the query names the circle (a
- * constant, or a call of constants), or NULL: a parameter's circle is known
- * when the executor starts. The bounds are geoidx_covering_bound's, computed
- * here once rather than folded call by call (each fold of a call builds an
- * executor state: 8 bounds cost more than the pruning saved on 16 partitions).
+ * The circle of region when the query names it (a constant, or a call of
+ * constants the planner folds), or NULL: a parameter's circle (or a stable
+ * call's) is known when the executor starts.
  */
-Expr *
-folded_cell_ranges(const GeoidxCatalog &o, PlannerInfo *root, Node *key, Expr *region, int level)
+const GeoidxCircle *
+named_circle(PlannerInfo *root, Expr *region)
 {
-	/* what the planner can fold (a parameter or a stable call stays an expression) */
 	Node *c = IsA(region, Const)                    ? (Node *) region
 			  : contain_var_clause((Node *) region) ? NULL
 													: eval_const_expressions(root, (Node *) region);
 	if (c == NULL || !IsA(c, Const) || ((Const *) c)->constisnull)
 		return NULL;
-	const GeoidxCircle *circle = (const GeoidxCircle *) DatumGetPointer(((Const *) c)->constvalue);
+	return (const GeoidxCircle *) DatumGetPointer(((Const *) c)->constvalue);
+}
+
+/*
+ * The ranges of a named region as constants, or NULL (named_circle). The
+ * bounds are geoidx_covering_bound's, computed here once rather than folded
+ * call by call (each fold of a call builds an executor state: 8 bounds cost
+ * more than the pruning saved on 16 partitions).
+ */
+Expr *
+folded_cell_ranges(PlannerInfo *root, const CellKey &k, Expr *region)
+{
+	const GeoidxCircle *circle = named_circle(root, region);
+	if (circle == NULL)
+		return NULL;
 	List *arms = NIL;
 	for (int i = 0; i < (int) geoidx::kPruneRanges; i++)
 	{
 		Expr *ends[2];
 		for (int end = 0; end < 2; end++)
-			ends[end] = key_compare(
-				o, key,
-				(Expr *) makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
-								   Int64GetDatum(covering_bound_value(circle, level, 2 * i + end)),
-								   false, FLOAT8PASSBYVAL),
-				end == 0);
+			ends[end] =
+				key_compare(*k.o, k.key,
+							(Expr *) makeConst(
+								INT8OID, -1, InvalidOid, sizeof(int64),
+								Int64GetDatum(covering_bound_value(circle, k.level, 2 * i + end)),
+								false, FLOAT8PASSBYVAL),
+							end == 0);
 		arms = lappend(arms, make_andclause(list_make2(ends[0], ends[1])));
 	}
 	return make_orclause(arms);
@@ -365,49 +377,47 @@ plan_time_entry(PlannerInfo *root, Index relid)
 	return NULL;
 }
 
-/* Add the plan-time ranges beside each radius condition of a list of AND-ed conditions. */
+/* The plan-time ranges of the radius conditions among conditions (clauses, or RestrictInfos). */
 List *
-add_folded_ranges(const GeoidxCatalog &o, PlannerInfo *root, List *quals, Var *col, Node *key,
-				  int level, bool *added)
+named_ranges(PlannerInfo *root, const CellKey &k, List *conditions)
 {
 	List *ranges = NIL;
 	ListCell *lc;
-	foreach (lc, quals)
+	foreach (lc, conditions)
 	{
-		Expr *region = region_of(o, (Expr *) lfirst(lc), col);
-		Expr *r = region != NULL ? folded_cell_ranges(o, root, key, region, level) : NULL;
+		Node *c = (Node *) lfirst(lc);
+		Expr *clause = IsA(c, RestrictInfo) ? ((RestrictInfo *) c)->clause : (Expr *) c;
+		Expr *region = region_of(*k.o, clause, k.col);
+		Expr *r = region != NULL ? folded_cell_ranges(root, k, region) : NULL;
 		if (r != NULL)
 			ranges = lappend(ranges, r);
 	}
-	*added |= ranges != NIL;
-	return list_concat(quals, ranges);
+	return ranges;
 }
 
-/* The same in every list of conditions of a join tree (each is AND-ed by then). */
+/* The same ranges added beside their radius conditions, in every AND-ed list of a join tree. */
 void
-add_folded_ranges_in(const GeoidxCatalog &o, PlannerInfo *root, Node *jt, Var *col, Node *key,
-					 int level, bool *added)
+add_named_ranges_in(PlannerInfo *root, const CellKey &k, Node *jt, bool *added)
 {
 	if (jt == NULL)
 		return;
-	if (IsA(jt, FromExpr))
+	Node **quals = IsA(jt, FromExpr)   ? &((FromExpr *) jt)->quals
+				   : IsA(jt, JoinExpr) ? &((JoinExpr *) jt)->quals
+									   : NULL;
+	if (quals != NULL && (*quals == NULL || IsA(*quals, List)))
 	{
-		FromExpr *f = (FromExpr *) jt;
-		if (f->quals == NULL || IsA(f->quals, List))
-			f->quals =
-				(Node *) add_folded_ranges(o, root, (List *) f->quals, col, key, level, added);
-		ListCell *lc;
-		foreach (lc, f->fromlist)
-			add_folded_ranges_in(o, root, (Node *) lfirst(lc), col, key, level, added);
+		List *ranges = named_ranges(root, k, (List *) *quals);
+		*added |= ranges != NIL;
+		*quals = (Node *) list_concat((List *) *quals, ranges);
 	}
+	ListCell *lc;
+	if (IsA(jt, FromExpr))
+		foreach (lc, ((FromExpr *) jt)->fromlist)
+			add_named_ranges_in(root, k, (Node *) lfirst(lc), added);
 	else if (IsA(jt, JoinExpr))
 	{
-		JoinExpr *j = (JoinExpr *) jt;
-		if (j->quals == NULL || IsA(j->quals, List))
-			j->quals =
-				(Node *) add_folded_ranges(o, root, (List *) j->quals, col, key, level, added);
-		add_folded_ranges_in(o, root, j->larg, col, key, level, added);
-		add_folded_ranges_in(o, root, j->rarg, col, key, level, added);
+		add_named_ranges_in(root, k, ((JoinExpr *) jt)->larg, added);
+		add_named_ranges_in(root, k, ((JoinExpr *) jt)->rarg, added);
 	}
 }
 
@@ -422,10 +432,6 @@ prune_by_cells(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte
 	CellKey k = range_cell_key(rel);
 	if (k.col == NULL)
 		return;
-	const GeoidxCatalog &o = *k.o;
-	Var *col = k.col;
-	int level = k.level;
-	Node *key = k.key;
 	/* the circles known at plan time pruned the partitions already */
 	PlanTimeEntry *e = plan_time_entry(root, rel->relid);
 	bool pruned = e != NULL && e->kept_out;
@@ -434,11 +440,10 @@ prune_by_cells(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte
 	foreach (lc, rel->baserestrictinfo)
 	{
 		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
-		Expr *region = ri->pseudoconstant ? NULL : region_of(o, ri->clause, col);
-		if (region == NULL || (pruned && folded_cell_ranges(o, root, key, region, level) != NULL))
+		Expr *region = ri->pseudoconstant ? NULL : region_of(*k.o, ri->clause, k.col);
+		if (region == NULL || (pruned && named_circle(root, region) != NULL))
 			continue;
-		added = lappend(added,
-						make_simple_restrictinfo(root, cell_ranges_clause(o, key, region, level)));
+		added = lappend(added, make_simple_restrictinfo(root, cell_ranges_clause(k, region)));
 	}
 	rel->baserestrictinfo = list_concat(rel->baserestrictinfo, added);
 }
@@ -503,7 +508,7 @@ geoidx_prune_cells_at_plan_time(PlannerInfo *root, RelOptInfo *rel)
 	if (k.col == NULL)
 		return;
 	bool added = false;
-	add_folded_ranges_in(*k.o, root, (Node *) root->parse->jointree, k.col, k.key, k.level, &added);
+	add_named_ranges_in(root, k, (Node *) root->parse->jointree, &added);
 	if (!added)
 		return;
 	plan_time[plan_time_next] = PlanTimeEntry{root, rel->relid, false};
@@ -535,18 +540,9 @@ geoidx_keep_cell_bounds_from_partitions(PlannerInfo *root, RelOptInfo *rel)
 	CellKey k = range_cell_key(parent);
 	if (k.col == NULL)
 		return;
-	const GeoidxCatalog &o = *k.o;
-	List *ranges = NIL;
-	ListCell *lc;
-	foreach (lc, parent->baserestrictinfo)
-	{
-		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
-		Expr *region = region_of(o, ri->clause, k.col);
-		Expr *r = region != NULL ? folded_cell_ranges(o, root, k.key, region, k.level) : NULL;
-		if (r != NULL)
-			ranges = lappend(ranges, r);
-	}
+	List *ranges = named_ranges(root, k, parent->baserestrictinfo);
 	List *kept = NIL;
+	ListCell *lc;
 	foreach (lc, parent->baserestrictinfo)
 	{
 		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
