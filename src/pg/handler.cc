@@ -157,14 +157,44 @@ matches_nothing(const IndexPath *path)
 	return false;
 }
 
+/*
+ * What a cached page costs, in cpu_operator_cost: PostgreSQL's btree and
+ * GiST charge this much CPU for each upper page they descend through, which
+ * they take to stay in cache (DEFAULT_PAGE_CPU_MULTIPLIER in selfuncs.c).
+ */
+constexpr double kCachedPageCpu = 50.0;
+
+/*
+ * The cost of reading one page of the index. PostgreSQL's random_page_cost
+ * is the price of a page the cache may not hold. effective_cache_size says
+ * how much the cache holds for one query; where the index and the query's
+ * tables fit in it, the index's pages are read from the cache, since the
+ * index is what every query of its table reads, and a page costs what a
+ * btree's upper page does. Where they do not fit, the share that does not is
+ * charged at random_page_cost, so an index larger than the cache is costed
+ * as PostgreSQL costs any other, and lowering effective_cache_size says so
+ * for a cold cache.
+ */
+double
+index_page_cost(const PlannerInfo *root, const IndexOptInfo *index, double random_page_cost)
+{
+	double cached_cost = kCachedPageCpu * cpu_operator_cost;
+	double needed = (double) root->total_table_pages + (double) index->pages;
+	double cache = Max((double) effective_cache_size, 1.0);
+	double cached_share = needed <= cache ? 1.0 : cache / needed;
+	return cached_share * cached_cost + (1.0 - cached_share) * Max(random_page_cost, cached_cost);
+}
+
 } // namespace
 
 /*
  * Estimate the cost of an index scan: genericcostestimate charges the pages and tuples the
- * selectivity implies. On top of it, each index tuple costs a little more than the generic operator
- * cost (a trigonometric bound, sometimes a geodesic), an ORDER BY scan descends as many levels
- * as the tree has before the first tuple, and an unordered one reads the heap in heap order.
- * A condition that matches nothing costs nothing: the scan reads no page.
+ * selectivity implies, its pages at index_page_cost (cached where the index fits in the cache).
+ * On top of it, each index tuple costs a little more than the generic operator cost (a
+ * trigonometric bound, sometimes a geodesic), an index-only scan forms each row it returns, an
+ * ORDER BY scan descends as many levels as the tree has before the first tuple, and an
+ * unordered one reads the heap in heap order. A condition that matches nothing costs nothing:
+ * the scan reads no page.
  */
 void
 geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost *indexStartupCost,
@@ -205,6 +235,19 @@ geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost 
 	genericcostestimate(root, path, loop_count, &costs);
 
 	/*
+	 * genericcostestimate charges every index page at random_page_cost. Take
+	 * that out and charge index_page_cost instead, for the pages it counted
+	 * (fewer per loop when the scan repeats, as it computed them).
+	 */
+	double page_cost = index_page_cost(root, index, costs.spc_random_page_cost);
+	double pages_read = costs.numIndexPages;
+	if (loop_count > 1)
+		pages_read = index_pages_fetched(costs.numIndexPages * loop_count, index->pages,
+										 (double) index->pages, root) /
+					 loop_count;
+	costs.indexTotalCost -= pages_read * (costs.spc_random_page_cost - page_cost);
+
+	/*
 	 * genericcostestimate charges ceil(x) leaf pages for x pages' worth of
 	 * entries, so a small radius costs one page in any index on the column and
 	 * the wider (pos, cat) index ties with (pos). The entries of a region are
@@ -215,12 +258,8 @@ geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost 
 	{
 		double spanned = 1.0 + costs.numIndexTuples * index->pages / index->tuples;
 		if (spanned > costs.numIndexPages)
-		{
-			double random_page_cost;
-			get_tablespace_page_costs(index->reltablespace, &random_page_cost, NULL);
 			costs.indexTotalCost +=
-				(spanned - costs.numIndexPages) * random_page_cost / Max(1.0, loop_count);
-		}
+				(spanned - costs.numIndexPages) * page_cost / Max(1.0, loop_count);
 	}
 
 	double levels = 1.0;
@@ -229,10 +268,20 @@ geoidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count, Cost 
 
 	Cost per_tuple = 2.0 * cpu_operator_cost;
 	costs.indexTotalCost += costs.numIndexTuples * per_tuple;
+	/*
+	 * An index-only scan hands each row over as an index tuple that it forms
+	 * from the point and the payload's columns (geoidx_gettuple), and the
+	 * executor deforms it again: about two operators a column. With cached
+	 * pages this is most of what a long index-only scan costs (a count(*)
+	 * of every row runs 2.3x as long as a sequential scan).
+	 */
+	if (path->path.pathtype == T_IndexOnlyScan)
+		costs.indexTotalCost +=
+			costs.indexSelectivity * index->rel->tuples * 2.0 * cpu_operator_cost * index->ncolumns;
 	if (path->indexorderbys != NIL)
 	{
 		/* what comes before the first row is part of the whole scan too */
-		Cost descent = levels * (random_page_cost + 50.0 * cpu_operator_cost);
+		Cost descent = levels * (page_cost + kCachedPageCpu * cpu_operator_cost);
 		costs.indexStartupCost += descent;
 		costs.indexTotalCost += descent;
 	}

@@ -10,12 +10,14 @@
  * looks dearer than a custom plan plus its planning, though planning costs
  * more than the projection it avoids.
  *
- * After planning, a junk column that is exactly the ORDER BY expression of an
- * ordered geoidx index scan becomes a NULL constant when nothing above the
- * scan can read it: the scan is the plan's top, or under LIMIT nodes (not
- * WITH TIES, which compares the sort keys) that are. The scan's and the
- * LIMIT's costs lose what PostgreSQL charged for the column, so that the plan
- * cache weighs the plan the executor runs.
+ * Once the ordered paths are built, an ordered geoidx index path's
+ * projection of its own ORDER BY expressions loses their charge, so that the
+ * planner weighs, against a sort that computes <~> for every row it sorts, a
+ * scan that computes none, and the plan cache the plan the executor runs.
+ * After planning, such a junk column becomes a NULL constant when nothing
+ * above the scan can read it: the scan is the plan's top, or under LIMIT
+ * nodes (not WITH TIES, which compares the sort keys) that are. Where the
+ * query selects the distance, the scan hands it over (distance_memo.cc).
  */
 #include "geoidx.h"
 
@@ -24,6 +26,7 @@ extern "C"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
+#include "optimizer/pathnode.h"
 #include "optimizer/planner.h"
 #include "catalog/pg_class.h"
 #include "utils/syscache.h"
@@ -33,6 +36,7 @@ namespace
 {
 
 planner_hook_type prev_planner = NULL;
+create_upper_paths_hook_type prev_upper_hook = NULL;
 
 /* The access method of a relation (PostgreSQL 15 has no get_rel_relam). */
 Oid
@@ -67,38 +71,20 @@ is_scan_order(const IndexScan *scan, const Expr *e)
 	return false;
 }
 
-/*
- * Replace the scan's junk ORDER BY columns by NULL; return what PostgreSQL
- * charged for them (startup once, per_tuple a row).
- */
-QualCost
+/* Replace the scan's junk ORDER BY columns by NULL constants. */
+void
 drop_junk_distances(IndexScan *scan)
 {
-	QualCost dropped = {0.0, 0.0};
 	ListCell *lc;
 	foreach (lc, scan->scan.plan.targetlist)
 	{
 		TargetEntry *tle = (TargetEntry *) lfirst(lc);
 		if (!tle->resjunk || IsA(tle->expr, Const) || !is_scan_order(scan, tle->expr))
 			continue;
-		QualCost c;
-		cost_qual_eval_node(&c, (Node *) tle->expr, NULL);
-		dropped.startup += c.startup;
-		dropped.per_tuple += c.per_tuple;
 		tle->expr =
 			(Expr *) makeNullConst(exprType((Node *) tle->expr), exprTypmod((Node *) tle->expr),
 								   exprCollation((Node *) tle->expr));
 	}
-	return dropped;
-}
-
-/* Take a dropped column's charge off a node that returns rows plan_rows times. */
-void
-lower_cost(Plan *p, const QualCost &dropped)
-{
-	Cost rows_cost = dropped.per_tuple * Max(p->plan_rows, 0.0);
-	p->startup_cost = Max(0.0, p->startup_cost - dropped.startup);
-	p->total_cost = Max(p->startup_cost, p->total_cost - dropped.startup - rows_cost);
 }
 
 void
@@ -107,25 +93,16 @@ drop_unread_distances(PlannedStmt *stmt)
 	const GeoidxCatalog &o = geoidx_catalog_if_present();
 	if (!o.present || !OidIsValid(o.geoidx_am) || stmt->commandType != CMD_SELECT)
 		return;
-	/* the LIMIT nodes above the scan, top first; each passes rows through untouched */
-	Plan *limits[4];
-	int n = 0;
+	/* the LIMIT nodes above the scan; each passes rows through untouched */
 	Plan *p = stmt->planTree;
-	while (p != NULL && IsA(p, Limit) && n < (int) lengthof(limits))
+	for (int n = 0; p != NULL && IsA(p, Limit) && n < 4; n++)
 	{
 		if (((Limit *) p)->limitOption == LIMIT_OPTION_WITH_TIES)
 			return;
-		limits[n++] = p;
 		p = outerPlan(p);
 	}
-	if (!is_ordered_geoidx_scan(o, p))
-		return;
-	QualCost dropped = drop_junk_distances((IndexScan *) p);
-	if (dropped.startup == 0.0 && dropped.per_tuple == 0.0)
-		return;
-	lower_cost(p, dropped);
-	for (int i = 0; i < n; i++)
-		lower_cost(limits[i], dropped);
+	if (is_ordered_geoidx_scan(o, p))
+		drop_junk_distances((IndexScan *) p);
 }
 
 PlannedStmt *
@@ -138,6 +115,68 @@ geoidx_planner(Query *parse, const char *query_string, int cursor_options, Param
 	return stmt;
 }
 
+/* Whether e is one of the path's ORDER BY expressions. */
+bool
+is_path_order(const IndexPath *path, const Expr *e)
+{
+	ListCell *lc;
+	foreach (lc, path->indexorderbys)
+		if (equal(lfirst(lc), e))
+			return true;
+	return false;
+}
+
+/*
+ * Take the charge for computing an ordered geoidx index path's own ORDER BY
+ * expressions off the projections above it: what the projection computes
+ * that its input does not have is priced per row by create_projection_path.
+ */
+void
+discount_scan_order(PlannerInfo *root, const GeoidxCatalog &o, Path *path)
+{
+	Path *scan = path;
+	while (IsA(scan, ProjectionPath))
+		scan = ((ProjectionPath *) scan)->subpath;
+	if (!IsA(scan, IndexPath) || path == scan)
+		return;
+	IndexPath *ipath = (IndexPath *) scan;
+	if (ipath->indexorderbys == NIL || ipath->indexinfo->relam != o.geoidx_am)
+		return;
+	QualCost charged = {0.0, 0.0};
+	ListCell *lc;
+	foreach (lc, path->pathtarget->exprs)
+	{
+		Expr *e = (Expr *) lfirst(lc);
+		if (!is_path_order(ipath, e) || list_member(scan->pathtarget->exprs, e))
+			continue;
+		QualCost c;
+		cost_qual_eval_node(&c, (Node *) e, root);
+		charged.startup += c.startup;
+		charged.per_tuple += c.per_tuple;
+	}
+	Cost rows_cost = charged.per_tuple * Max(path->rows, 0.0);
+	path->startup_cost = Max(0.0, path->startup_cost - charged.startup);
+	path->total_cost = Max(path->startup_cost, path->total_cost - charged.startup - rows_cost);
+}
+
+void
+order_paths_hook(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
+				 RelOptInfo *output_rel, void *extra)
+{
+	if (prev_upper_hook)
+		prev_upper_hook(root, stage, input_rel, output_rel, extra);
+	if (stage != UPPERREL_ORDERED)
+		return;
+	const GeoidxCatalog &o = geoidx_catalog_if_present();
+	if (!o.present || !OidIsValid(o.geoidx_am))
+		return;
+	ListCell *lc;
+	foreach (lc, output_rel->pathlist)
+		discount_scan_order(root, o, (Path *) lfirst(lc));
+	if (output_rel->pathlist != NIL)
+		set_cheapest(output_rel);
+}
+
 } // namespace
 
 void
@@ -145,4 +184,6 @@ geoidx_install_junk_distance(void)
 {
 	prev_planner = planner_hook;
 	planner_hook = geoidx_planner;
+	prev_upper_hook = create_upper_paths_hook;
+	create_upper_paths_hook = order_paths_hook;
 }
