@@ -311,6 +311,3 @@ CREATE FUNCTION @extschema@.geoidx_covering_bound(region @extschema@.geoidx_circ
 	RETURNS bigint
 	AS 'MODULE_PATHNAME', 'geoidx_covering_bound'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
--- <~> costs what a geodesic takes (geoidx--0.2.sql says why).
-ALTER FUNCTION @extschema@.geoidx_distance_op(geometry, geometry) COST 200;
-ALTER FUNCTION @extschema@.geoidx_distance_op(geography, geography) COST 200;

@@ -66,12 +66,10 @@ CREATE OPERATOR @extschema@.<@ (
 );
 
 -- a <~> b: geodesic distance in metres on WGS84, = ST_Distance(a::geography, b::geography).
--- COST: a geodesic takes ~1 us, what a sequential scan spends on ~25 rows
--- (bench/PROFILES.md, plan choice), so that a sort by <~> is charged for it.
 CREATE FUNCTION @extschema@.geoidx_distance_op(geometry, geometry)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'geoidx_distance_op'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 200;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 
 CREATE OPERATOR @extschema@.<~> (
 	LEFTARG = geometry,
@@ -182,7 +180,7 @@ CREATE OPERATOR @extschema@.<@ (
 CREATE FUNCTION @extschema@.geoidx_distance_op(geography, geography)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'geoidx_distance_op'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 200;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 
 CREATE OPERATOR @extschema@.<~> (
 	LEFTARG = geography,

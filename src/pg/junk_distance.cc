@@ -12,8 +12,15 @@
  *
  * Once the ordered paths are built, an ordered geoidx index path's
  * projection of its own ORDER BY expressions loses their charge, so that the
- * planner weighs, against a sort that computes <~> for every row it sorts, a
- * scan that computes none, and the plan cache the plan the executor runs.
+ * planner and the plan cache weigh the plan the executor runs.
+ *
+ * <~> is declared at what it costs above an ordered geoidx scan (a memo
+ * lookup: distance_memo.cc), so that the generic plan of a query that
+ * selects the distance with parameters of its own, as pgbench and drivers
+ * number them, is not charged a geodesic a row that a custom plan is spared.
+ * A sort by <~> computes a geodesic for every row it sorts (~1 us, ~200
+ * operators); so the ordered paths that sort by it are charged the
+ * difference, per row sorted.
  * After planning, such a junk column becomes a NULL constant when nothing
  * above the scan can read it: the scan is the plan's top, or under LIMIT
  * nodes (not WITH TIES, which compares the sort keys) that are. Where the
@@ -26,8 +33,11 @@ extern "C"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/plancat.h"
 #include "optimizer/planner.h"
+#include "utils/lsyscache.h"
 #include "catalog/pg_class.h"
 #include "utils/syscache.h"
 }
@@ -159,6 +169,58 @@ discount_scan_order(PlannerInfo *root, const GeoidxCatalog &o, Path *path)
 	path->total_cost = Max(path->startup_cost, path->total_cost - charged.startup - rows_cost);
 }
 
+/* What a geodesic costs, in cpu_operator_cost: ~1 us, as a sequential scan spends on ~25 rows. */
+constexpr double kGeodesicCpu = 200.0;
+
+/* The number of the query's ORDER BY expressions that are <~>. */
+int
+distance_sort_keys(PlannerInfo *root, const GeoidxCatalog &o)
+{
+	int n = 0;
+	ListCell *lc;
+	foreach (lc, root->sort_pathkeys)
+	{
+		PathKey *pk = (PathKey *) lfirst(lc);
+		ListCell *lm;
+		foreach (lm, pk->pk_eclass->ec_members)
+		{
+			Expr *e = ((EquivalenceMember *) lfirst(lm))->em_expr;
+			if (IsA(e, OpExpr) && (((OpExpr *) e)->opno == o.distance_op[0] ||
+								   ((OpExpr *) e)->opno == o.distance_op[1]))
+			{
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * Charge a path that sorts by keys <~> expressions what their geodesics
+ * cost beyond <~>'s declared cost, for each row the sort reads.
+ */
+void
+charge_sorted_distances(PlannerInfo *root, const GeoidxCatalog &o, Path *path, int keys)
+{
+	Path *p = path;
+	while (IsA(p, ProjectionPath))
+		p = ((ProjectionPath *) p)->subpath;
+	if (IsA(p, GatherMergePath))
+		p = ((GatherMergePath *) p)->subpath;
+	if (!IsA(p, SortPath) && !IsA(p, IncrementalSortPath))
+		return;
+	QualCost declared = {0.0, 0.0};
+	add_function_cost(root, get_opcode(o.distance_op[0]), NULL, &declared);
+	double rows = Max(((SortPath *) p)->subpath->rows, 0.0);
+	Cost extra = rows * keys * (kGeodesicCpu * cpu_operator_cost - declared.per_tuple);
+	if (extra <= 0.0)
+		return;
+	/* a sort reads all of its input before its first row */
+	path->startup_cost += extra;
+	path->total_cost += extra;
+}
+
 void
 order_paths_hook(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
 				 RelOptInfo *output_rel, void *extra)
@@ -171,8 +233,13 @@ order_paths_hook(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_r
 	if (!o.present || !OidIsValid(o.geoidx_am))
 		return;
 	ListCell *lc;
+	int keys = distance_sort_keys(root, o);
 	foreach (lc, output_rel->pathlist)
+	{
 		discount_scan_order(root, o, (Path *) lfirst(lc));
+		if (keys > 0)
+			charge_sorted_distances(root, o, (Path *) lfirst(lc), keys);
+	}
 	if (output_rel->pathlist != NIL)
 		set_cheapest(output_rel);
 }
