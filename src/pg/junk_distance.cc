@@ -70,17 +70,6 @@ is_ordered_geoidx_scan(const GeoidxCatalog &o, const Plan *p)
 	return scan->indexorderbyorig != NIL && relation_am(scan->indexid) == o.geoidx_am;
 }
 
-/* Whether e is one of the scan's ORDER BY expressions. */
-bool
-is_scan_order(const IndexScan *scan, const Expr *e)
-{
-	ListCell *lc;
-	foreach (lc, scan->indexorderbyorig)
-		if (equal(lfirst(lc), e))
-			return true;
-	return false;
-}
-
 /* Replace the scan's junk ORDER BY columns by NULL constants. */
 void
 drop_junk_distances(IndexScan *scan)
@@ -89,7 +78,8 @@ drop_junk_distances(IndexScan *scan)
 	foreach (lc, scan->scan.plan.targetlist)
 	{
 		TargetEntry *tle = (TargetEntry *) lfirst(lc);
-		if (!tle->resjunk || IsA(tle->expr, Const) || !is_scan_order(scan, tle->expr))
+		if (!tle->resjunk || IsA(tle->expr, Const) ||
+			!list_member(scan->indexorderbyorig, tle->expr))
 			continue;
 		tle->expr =
 			(Expr *) makeNullConst(exprType((Node *) tle->expr), exprTypmod((Node *) tle->expr),
@@ -125,17 +115,6 @@ geoidx_planner(Query *parse, const char *query_string, int cursor_options, Param
 	return stmt;
 }
 
-/* Whether e is one of the path's ORDER BY expressions. */
-bool
-is_path_order(const IndexPath *path, const Expr *e)
-{
-	ListCell *lc;
-	foreach (lc, path->indexorderbys)
-		if (equal(lfirst(lc), e))
-			return true;
-	return false;
-}
-
 /*
  * Take the charge for computing an ordered geoidx index path's own ORDER BY
  * expressions off the projections above it: what the projection computes
@@ -157,7 +136,7 @@ discount_scan_order(PlannerInfo *root, const GeoidxCatalog &o, Path *path)
 	foreach (lc, path->pathtarget->exprs)
 	{
 		Expr *e = (Expr *) lfirst(lc);
-		if (!is_path_order(ipath, e) || list_member(scan->pathtarget->exprs, e))
+		if (!list_member(ipath->indexorderbys, e) || list_member(scan->pathtarget->exprs, e))
 			continue;
 		QualCost c;
 		cost_qual_eval_node(&c, (Node *) e, root);
