@@ -11,7 +11,6 @@ extern "C"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
-#include "utils/spccache.h"
 
 	PG_MODULE_MAGIC;
 

@@ -21,10 +21,12 @@
  * A sort by <~> computes a geodesic for every row it sorts (~1 us, ~200
  * operators); so the ordered paths that sort by it are charged the
  * difference, per row sorted.
- * After planning, such a junk column becomes a NULL constant when nothing
- * above the scan can read it: the scan is the plan's top, or under LIMIT
- * nodes (not WITH TIES, which compares the sort keys) that are. Where the
- * query selects the distance, the scan hands it over (distance_memo.cc).
+ *
+ * After planning, a junk column that is the ORDER BY of an ordered geoidx
+ * scan becomes a NULL constant when nothing above the scan can read it: the
+ * scan is the plan's top, or under LIMIT nodes (not WITH TIES, which compares
+ * the sort keys) that are. Where the query selects the distance, the scan
+ * hands it over (distance_memo.cc).
  */
 #include "geoidx.h"
 
