@@ -175,13 +175,14 @@ constexpr double kCachedPageCpu = 50.0;
  * for a cold cache.
  */
 double
-index_page_cost(const PlannerInfo *root, const IndexOptInfo *index, double random_page_cost)
+index_page_cost(const PlannerInfo *root, const IndexOptInfo *index, double spc_random_page_cost)
 {
 	double cached_cost = kCachedPageCpu * cpu_operator_cost;
 	double needed = (double) root->total_table_pages + (double) index->pages;
 	double cache = Max((double) effective_cache_size, 1.0);
 	double cached_share = needed <= cache ? 1.0 : cache / needed;
-	return cached_share * cached_cost + (1.0 - cached_share) * Max(random_page_cost, cached_cost);
+	return cached_share * cached_cost +
+		   (1.0 - cached_share) * Max(spc_random_page_cost, cached_cost);
 }
 
 } // namespace
