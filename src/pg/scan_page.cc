@@ -67,8 +67,13 @@ read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 {
 	Relation index = scan->indexRelation;
 	Buffer buf = geoidx_read_page_buffer(index, blk);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	Page page = BufferGetPage(buf);
+	/* the header, the box, the chunk boxes and the special space, while the lock is taken */
+	__builtin_prefetch(page);
+	__builtin_prefetch((const char *) page + 64);
+	for (int off = BLCKSZ - 320; off < BLCKSZ; off += 64)
+		__builtin_prefetch((const char *) page + off);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	geoidx_check_page(index, buf, page);
 	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
 	if (op->flags & GEOIDX_F_META)
@@ -78,6 +83,21 @@ read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 						 op->level, level);
 	*page_out = page;
 	return buf;
+}
+
+/*
+ * Ask for the cache lines of entries first .. end-1 of a leaf: a scan reads
+ * the entries of several chunks of a page that is seldom in the CPU's cache,
+ * and each chunk's misses otherwise come one after the other
+ * (bench/PROFILES.md, page 100).
+ */
+inline void
+prefetch_entries(Page page, int first, int end)
+{
+	const char *lo = (const char *) &GeoidxLeafEntries(page)[first];
+	const char *hi = (const char *) &GeoidxLeafEntries(page)[end];
+	for (const char *p = lo; p < hi; p += 64)
+		__builtin_prefetch(p);
 }
 
 /* Queue a page for an unordered scan (depth first). */
@@ -592,6 +612,12 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		double left_key = std::numeric_limits<double>::infinity();
 		int nhanded = 0;
 		uint64 handed[GEOIDX_LEAF_CAPACITY];
+		/* the chunks to visit, judged first so that their entries are fetched together */
+		bool payloads_first = so->fixed_filter && so->point_null_test == 0 && so->payload_desc;
+		int nvisit = 0;
+		int visit_first[GEOIDX_LEAF_CHUNKS];
+		geoidx::Verdict visit_verdict[GEOIDX_LEAF_CHUNKS];
+		geoidx::Box3 visit_box[GEOIDX_LEAF_CHUNKS];
 		for (int first = 0; first < n; first += GEOIDX_CHUNK)
 		{
 			int c = first / GEOIDX_CHUNK;
@@ -610,10 +636,19 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 				left_key = Min(left_key, geoidx::knn_raw_box_key(&so->knn, box));
 				continue;
 			}
+			if (!payloads_first)
+				prefetch_entries(page, first, Min(n, first + GEOIDX_CHUNK));
+			visit_first[nvisit] = first;
+			visit_verdict[nvisit] = v;
+			visit_box[nvisit++] = box;
+		}
+		for (int k = 0; k < nvisit; k++)
+		{
+			int first = visit_first[k];
 			if (leave)
 				for (int i = first; i < Min(n, first + GEOIDX_CHUNK); i++)
 					handed[nhanded++] = geoidx_tid_to_row(&GeoidxLeafEntries(page)[i].tid);
-			visit_chunk(scan, so, blk, page, first, v, box, knn_page);
+			visit_chunk(scan, so, blk, page, first, visit_verdict[k], visit_box[k], knn_page);
 		}
 		if (left != 0)
 			leave_rest(so, blk, page, lsn, left, left_key, handed, nhanded, *knn_page);
