@@ -328,6 +328,13 @@ hand_on(GeoidxScanOpaque so, Page page, const GeoidxLeafEntry &e, IndexTuple pay
 		visit_entry(so, page, e, payload, v, knn_page);
 }
 
+/* Whether a scan tests a leaf's payloads before reading its entries, where the payloads allow. */
+inline bool
+payloads_first(GeoidxScanOpaque so)
+{
+	return so->fixed_filter && so->point_null_test == 0 && so->payload_desc != NULL;
+}
+
 /*
  * Where the payloads of a leaf of n entries end, when they all have the size
  * GeoidxLeafPayloadSize says: then entry i's lies (i + 1) sizes below, and a
@@ -366,9 +373,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 		chunk->n = 0;
 		chunk->in_region = (v == geoidx::Verdict::inside);
 	}
-	const char *top = so->fixed_filter && so->point_null_test == 0 && so->payload_desc
-						  ? uniform_payloads(page, n)
-						  : NULL;
+	const char *top = payloads_first(so) ? uniform_payloads(page, n) : NULL;
 	/* an unordered scan decides most points of a chunk its circle cuts without trigonometry */
 	geoidx::ChordModel model;
 	bool modelled = knn_page == NULL && v == geoidx::Verdict::maybe && so->nprobes == 0 &&
@@ -613,7 +618,7 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		int nhanded = 0;
 		uint64 handed[GEOIDX_LEAF_CAPACITY];
 		/* the chunks to visit, judged first so that their entries are fetched together */
-		bool payloads_first = so->fixed_filter && so->point_null_test == 0 && so->payload_desc;
+		bool entries_first = !payloads_first(so);
 		int nvisit = 0;
 		int visit_first[GEOIDX_LEAF_CHUNKS];
 		geoidx::Verdict visit_verdict[GEOIDX_LEAF_CHUNKS];
@@ -636,7 +641,7 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 				left_key = Min(left_key, geoidx::knn_raw_box_key(&so->knn, box));
 				continue;
 			}
-			if (!payloads_first)
+			if (entries_first)
 				prefetch_entries(page, first, Min(n, first + GEOIDX_CHUNK));
 			visit_first[nvisit] = first;
 			visit_verdict[nvisit] = v;
