@@ -179,10 +179,10 @@ distance_sort_keys(PlannerInfo *root, const GeoidxCatalog &o)
 
 /*
  * Charge a path that sorts by keys <~> expressions what their geodesics
- * cost beyond <~>'s declared cost, for each row the sort reads.
+ * cost beyond <~>'s declared cost (declared), for each row the sort reads.
  */
 void
-charge_sorted_distances(PlannerInfo *root, const GeoidxCatalog &o, Path *path, int keys)
+charge_sorted_distances(Path *path, int keys, Cost declared)
 {
 	Path *p = path;
 	while (IsA(p, ProjectionPath))
@@ -191,10 +191,8 @@ charge_sorted_distances(PlannerInfo *root, const GeoidxCatalog &o, Path *path, i
 		p = ((GatherMergePath *) p)->subpath;
 	if (!IsA(p, SortPath) && !IsA(p, IncrementalSortPath))
 		return;
-	QualCost declared = {0.0, 0.0};
-	add_function_cost(root, get_opcode(o.distance_op[0]), NULL, &declared);
 	double rows = Max(((SortPath *) p)->subpath->rows, 0.0);
-	Cost extra = rows * keys * (kGeodesicCpu * cpu_operator_cost - declared.per_tuple);
+	Cost extra = rows * keys * (kGeodesicCpu * cpu_operator_cost - declared);
 	if (extra <= 0.0)
 		return;
 	/* a sort reads all of its input before its first row */
@@ -215,11 +213,14 @@ order_paths_hook(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_r
 		return;
 	ListCell *lc;
 	int keys = distance_sort_keys(root, o);
+	QualCost declared = {0.0, 0.0};
+	if (keys > 0)
+		add_function_cost(root, get_opcode(o.distance_op[0]), NULL, &declared);
 	foreach (lc, output_rel->pathlist)
 	{
 		discount_scan_order(root, o, (Path *) lfirst(lc));
 		if (keys > 0)
-			charge_sorted_distances(root, o, (Path *) lfirst(lc), keys);
+			charge_sorted_distances((Path *) lfirst(lc), keys, declared.per_tuple);
 	}
 	if (output_rel->pathlist != NIL)
 		set_cheapest(output_rel);

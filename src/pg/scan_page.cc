@@ -68,10 +68,12 @@ read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 	Relation index = scan->indexRelation;
 	Buffer buf = geoidx_read_page_buffer(index, blk);
 	Page page = BufferGetPage(buf);
-	/* the header, the box, the chunk boxes and the special space, while the lock is taken */
-	__builtin_prefetch(page);
-	__builtin_prefetch((const char *) page + 64);
-	for (int off = BLCKSZ - 320; off < BLCKSZ; off += 64)
+	/* the header and the box, the chunk boxes and the special space, while the lock is taken */
+	constexpr int kHead = GEOIDX_ENTRIES_OFFSET;
+	constexpr int kTail = GEOIDX_CHUNK_AREA + MAXALIGN(sizeof(GeoidxPageOpaqueData));
+	for (int off = 0; off < kHead; off += 64)
+		__builtin_prefetch((const char *) page + off);
+	for (int off = BLCKSZ - kTail; off < BLCKSZ; off += 64)
 		__builtin_prefetch((const char *) page + off);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	geoidx_check_page(index, buf, page);
@@ -618,11 +620,14 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		int nhanded = 0;
 		uint64 handed[GEOIDX_LEAF_CAPACITY];
 		/* the chunks to visit, judged first so that their entries are fetched together */
-		bool entries_first = !payloads_first(so);
+		struct ChunkVisit
+		{
+			int first;
+			geoidx::Verdict v;
+			geoidx::Box3 box;
+		} visits[GEOIDX_LEAF_CHUNKS];
 		int nvisit = 0;
-		int visit_first[GEOIDX_LEAF_CHUNKS];
-		geoidx::Verdict visit_verdict[GEOIDX_LEAF_CHUNKS];
-		geoidx::Box3 visit_box[GEOIDX_LEAF_CHUNKS];
+		bool entries_first = !payloads_first(so);
 		for (int first = 0; first < n; first += GEOIDX_CHUNK)
 		{
 			int c = first / GEOIDX_CHUNK;
@@ -643,17 +648,15 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 			}
 			if (entries_first)
 				prefetch_entries(page, first, Min(n, first + GEOIDX_CHUNK));
-			visit_first[nvisit] = first;
-			visit_verdict[nvisit] = v;
-			visit_box[nvisit++] = box;
+			visits[nvisit++] = ChunkVisit{first, v, box};
 		}
 		for (int k = 0; k < nvisit; k++)
 		{
-			int first = visit_first[k];
+			const ChunkVisit &cv = visits[k];
 			if (leave)
-				for (int i = first; i < Min(n, first + GEOIDX_CHUNK); i++)
+				for (int i = cv.first; i < Min(n, cv.first + GEOIDX_CHUNK); i++)
 					handed[nhanded++] = geoidx_tid_to_row(&GeoidxLeafEntries(page)[i].tid);
-			visit_chunk(scan, so, blk, page, first, visit_verdict[k], visit_box[k], knn_page);
+			visit_chunk(scan, so, blk, page, cv.first, cv.v, cv.box, knn_page);
 		}
 		if (left != 0)
 			leave_rest(so, blk, page, lsn, left, left_key, handed, nhanded, *knn_page);
