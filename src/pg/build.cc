@@ -329,9 +329,10 @@ write_leaves(GeoidxBuildState *state, TupleTableSlot *read_slot, Page root, int 
 	int64 done = 0;
 
 	/* with payloads, fillfactor is a share of the page's bytes, not of its entry count */
-	const Size byte_limit = (Size) GEOIDX_LEAF_SPACE * build_fillfactor(state->index) / 100;
+	const uint16 leaf_flags = geoidx_leaf_flags(state->index);
+	geoidx_init_page(pending, leaf_flags, 0);
+	const Size byte_limit = GeoidxLeafSpace(pending) * build_fillfactor(state->index) / 100;
 
-	geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
 	GeoidxLeafEntry e;
 	const char *payload;
 	Size payload_size;
@@ -346,7 +347,7 @@ write_leaves(GeoidxBuildState *state, TupleTableSlot *read_slot, Page root, int 
 			/* a second leaf is coming, so the pending one is not the root */
 			level_add(&leaves, write_page(state->index, pending, InvalidBlockNumber),
 					  *GeoidxPageGetBox(pending));
-			geoidx_init_page(pending, GEOIDX_F_LEAF, 0);
+			geoidx_init_page(pending, leaf_flags, 0);
 		}
 		geoidx::Box3 box;
 		bool has_box = geoidx_entry_box(&e, &box);
@@ -456,7 +457,7 @@ geoidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	/* blocks 0 and 1 first, so that the root's block is fixed before the leaves come */
 	geoidx_init_metapage(page);
 	write_page(index, page, InvalidBlockNumber);
-	geoidx_init_page(page, GEOIDX_F_LEAF, 0);
+	geoidx_init_page(page, geoidx_leaf_flags(index), 0);
 	write_page(index, page, InvalidBlockNumber);
 
 	GeoidxBuildState state;
@@ -528,7 +529,7 @@ geoidx_buildempty(Relation index)
 
 	geoidx_init_metapage(page);
 	geoidx_log_init_fork_page(index, GEOIDX_METAPAGE_BLKNO, page);
-	geoidx_init_page(page, GEOIDX_F_LEAF, 0);
+	geoidx_init_page(page, geoidx_leaf_flags(index), 0);
 	geoidx_log_init_fork_page(index, GEOIDX_ROOT_BLKNO, page);
 
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);

@@ -139,6 +139,8 @@ geoidx_entry_lonlat(double x, double y)
 
 /* page.cc: the one writer of page contents; page checks; new pages */
 extern void geoidx_init_page(Page page, uint16 flags, uint16 level);
+extern uint16 geoidx_leaf_flags(Relation index);
+extern bool geoidx_payload_summary_value(IndexTuple payload, int kind, int64 *value);
 extern void geoidx_init_metapage(Page page);
 extern void geoidx_corrupted(Relation index, BlockNumber blk, const char *detail_fmt, ...)
 	pg_attribute_printf(3, 4) pg_attribute_noreturn();
@@ -392,8 +394,15 @@ typedef struct GeoidxScanOpaqueData
 	/* the keys on the columns after the point */
 	int nscalar;
 	GeoidxScalarKey *scalar;
-	bool fixed_filter;      /* every key is fast, at a fixed offset (scan_filter.h) */
-	int16 fixed_end;        /* where the last such column ends in the payload's data */
+	bool fixed_filter; /* every key is fast, at a fixed offset (scan_filter.h) */
+	int16 fixed_end;   /* where the last such column ends in the payload's data */
+	/*
+	 * A key asks the first column after the point for a value (category = 7)
+	 * or for one of a list: a chunk whose summary (format.h) has none of
+	 * summary_mask's bits holds no row that passes, and is skipped.
+	 */
+	bool summary_filter;
+	geoidx::ValueSummary summary_mask;
 	TupleDesc payload_desc; /* NULL: the index has only the point */
 	bool keep_payloads;     /* an index-only scan of an index with payloads */
 
@@ -504,6 +513,7 @@ extern void geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc p
 								   MemoryContext cxt);
 extern bool geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload);
 extern void geoidx_fixed_filter_init(GeoidxScanOpaqueData *so);
+extern void geoidx_summary_filter_init(GeoidxScanOpaqueData *so);
 
 /*
  * scan_pieces.cc: what a large shape's pieces (format.h, the _PIECES kinds)

@@ -73,7 +73,7 @@ plan_split(const char *entries, const geoidx::Box3 *boxes, int n, const char *sr
 		size_t *bytes = (size_t *) palloc(sizeof(size_t) * n);
 		for (int k = 0; k < n; k++)
 			bytes[k] = geoidx_leaf_entry_bytes(&le[order[k]], src);
-		left_count = geoidx::fitting_cut(bytes, n, GEOIDX_LEAF_SPACE, left_count);
+		left_count = geoidx::fitting_cut(bytes, n, GeoidxLeafSpace((Page) src), left_count);
 		if (left_count == 0)
 			elog(ERROR, "geoidx: no split of %d entries fits on two pages", n);
 		pfree(bytes);

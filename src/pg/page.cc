@@ -21,6 +21,9 @@
 
 extern "C"
 {
+#include "access/itup.h"
+#include "access/tupmacs.h"
+#include "catalog/pg_type_d.h"
 #include "storage/checksum.h"
 }
 
@@ -48,6 +51,83 @@ geoidx_init_page(Page page, uint16 flags, uint16 level)
 				c[i].lo[a] = std::numeric_limits<float>::infinity();
 				c[i].hi[a] = -std::numeric_limits<float>::infinity();
 			}
+		if (GeoidxLeafSummaryKind(page) != 0)
+			memset(GeoidxChunkSummaries(page), 0, GEOIDX_SUMMARY_AREA);
+	}
+	else
+		Assert((flags & GEOIDX_F_SUMMARY_MASK) == 0);
+}
+
+/*
+ * The flags of a new leaf of index: with chunk summaries when its first column
+ * after the point is a key column of an integer or boolean type, the types a
+ * scan compares inline (scan_filter.h), and so the ones a filter can ask for
+ * by value.
+ */
+uint16
+geoidx_leaf_flags(Relation index)
+{
+	const GeoidxRelInfo *info = geoidx_rel_info(index);
+	if (info->payload_desc == NULL || IndexRelationGetNumberOfKeyAttributes(index) < 2)
+		return GEOIDX_F_LEAF;
+	int kind;
+	switch (TupleDescAttr(info->payload_desc, 0)->atttypid)
+	{
+		case BOOLOID:
+			kind = GEOIDX_SUMMARY_BOOL;
+			break;
+		case INT2OID:
+			kind = GEOIDX_SUMMARY_INT2;
+			break;
+		case INT4OID:
+			kind = GEOIDX_SUMMARY_INT4;
+			break;
+		case INT8OID:
+			kind = GEOIDX_SUMMARY_INT8;
+			break;
+		default:
+			return GEOIDX_F_LEAF;
+	}
+	return (uint16) (GEOIDX_F_LEAF | (kind << GEOIDX_F_SUMMARY_SHIFT));
+}
+
+/*
+ * The value a payload holds in its first column, as a summary of a leaf of
+ * the given kind reads it (an integer widened, a boolean as 0 or 1); false
+ * when that column is NULL, which no filter by value matches.
+ */
+bool
+geoidx_payload_summary_value(IndexTuple payload, int kind, int64 *value)
+{
+	if (IndexTupleHasNulls(payload) && att_isnull(0, (bits8 *) payload + sizeof(IndexTupleData)))
+		return false;
+	const char *p = (const char *) payload + IndexInfoFindDataOffset(payload->t_info);
+	switch (kind)
+	{
+		case GEOIDX_SUMMARY_BOOL:
+			*value = *p != 0 ? 1 : 0;
+			return true;
+		case GEOIDX_SUMMARY_INT2:
+		{
+			int16 v;
+			memcpy(&v, p, sizeof(v));
+			*value = v;
+			return true;
+		}
+		case GEOIDX_SUMMARY_INT4:
+		{
+			int32 v;
+			memcpy(&v, p, sizeof(v));
+			*value = v;
+			return true;
+		}
+		default:
+		{
+			int64 v;
+			memcpy(&v, p, sizeof(v));
+			*value = v;
+			return true;
+		}
 	}
 }
 
@@ -269,8 +349,11 @@ geoidx_check_page(Relation index, Buffer buf, Page page)
 	}
 	if (blk == GEOIDX_METAPAGE_BLKNO)
 		corrupted(index, blk, "block 0 is not a metapage");
-	if ((op->flags & ~(GEOIDX_F_LEAF | GEOIDX_F_FOLLOW_RIGHT)) != 0)
+	if ((op->flags & ~(GEOIDX_F_LEAF | GEOIDX_F_FOLLOW_RIGHT | GEOIDX_F_SUMMARY_MASK)) != 0)
 		corrupted(index, blk, "unknown page flags");
+	if ((op->flags & GEOIDX_F_SUMMARY_MASK) != 0 &&
+		(!(op->flags & GEOIDX_F_LEAF) || GeoidxLeafSummaryKind(page) > GEOIDX_SUMMARY_INT8))
+		corrupted(index, blk, "chunk summaries on an internal page, or of an unknown kind");
 	if (((op->flags & GEOIDX_F_LEAF) != 0) != (op->level == 0))
 		corrupted(index, blk, "the leaf flag disagrees with the level");
 	if (op->level > 32)
@@ -442,6 +525,11 @@ geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 	}
 	GeoidxLeafEntries(page)[n] = e;
 	GeoidxPageSetCount(page, n + 1);
+	int64 value;
+	if (GeoidxLeafSummaryKind(page) != 0 && payload != NULL &&
+		geoidx_payload_summary_value((IndexTuple) payload, GeoidxLeafSummaryKind(page), &value))
+		geoidx::value_summary_add(
+			(geoidx::ValueSummary *) &GeoidxChunkSummaries(page)[n / GEOIDX_CHUNK], value);
 	if (box != NULL)
 	{
 		geoidx_chunk_extend(&GeoidxChunkBoxes(page)[n / GEOIDX_CHUNK], *box);

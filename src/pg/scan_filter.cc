@@ -131,6 +131,74 @@ geoidx_fixed_filter_init(GeoidxScanOpaqueData *so)
 	}
 }
 
+/*
+ * The summary mask of one key on the first column after the point: the bit of
+ * the value an equality asks for, or of each value of an IN list of the
+ * column's own type; false for any other key, which rules no chunk out.
+ */
+static bool
+summary_mask_of(const GeoidxScalarKey *sk, TupleDesc payload_desc, geoidx::ValueSummary *mask)
+{
+	if (sk->key->sk_attno != 2)
+		return false;
+	if (sk->fast != 0)
+	{
+		if ((sk->fast & kGeoidxFastOpMask) != BTEqualStrategyNumber)
+			return false;
+		geoidx::value_summary_add(mask, sk->fast_arg);
+		return true;
+	}
+	if (sk->inlist == NULL)
+		return false;
+	Oid type = TupleDescAttr(payload_desc, 0)->atttypid;
+	if (ARR_ELEMTYPE((ArrayType *) sk->inlist->source) != type)
+		return false;
+	int8 fast;
+	switch (type)
+	{
+		case INT2OID:
+			fast = kGeoidxFast2;
+			break;
+		case INT4OID:
+			fast = kGeoidxFast4;
+			break;
+		case INT8OID:
+			fast = kGeoidxFast8;
+			break;
+		case BOOLOID:
+			fast = kGeoidxFastBool;
+			break;
+		default:
+			return false;
+	}
+	/* an element that is NULL equals no value: a list of NULLs only rules every chunk out */
+	for (int i = 0; i < sk->inlist->n; i++)
+		if (!sk->inlist->nulls[i])
+			geoidx::value_summary_add(mask, fast_value(fast, sk->inlist->elems[i]));
+	return true;
+}
+
+/*
+ * Decide whether the scan can skip chunks by their summaries: when a key asks
+ * the first column after the point for a value or a list of them (the keys are
+ * ANDed, so one such key is enough; the first is taken).
+ */
+void
+geoidx_summary_filter_init(GeoidxScanOpaqueData *so)
+{
+	so->summary_filter = false;
+	so->summary_mask = geoidx::ValueSummary{{0, 0}};
+	for (int k = 0; k < so->nscalar && !so->summary_filter; k++)
+	{
+		geoidx::ValueSummary mask{{0, 0}};
+		if (summary_mask_of(&so->scalar[k], so->payload_desc, &mask))
+		{
+			so->summary_filter = true;
+			so->summary_mask = mask;
+		}
+	}
+}
+
 /* Test every condition on the columns after the point on an entry's payload (none fails NULL). */
 bool
 geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload)

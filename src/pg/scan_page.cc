@@ -68,12 +68,17 @@ read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 	Relation index = scan->indexRelation;
 	Buffer buf = geoidx_read_page_buffer(index, blk);
 	Page page = BufferGetPage(buf);
-	/* the header and the box, the chunk boxes and the special space, while the lock is taken */
+	/*
+	 * the header and the box, the chunk boxes (and summaries, for a scan that
+	 * reads them) and the special space, while the lock is taken
+	 */
 	constexpr int kHead = GEOIDX_ENTRIES_OFFSET;
 	constexpr int kTail = GEOIDX_CHUNK_AREA + MAXALIGN(sizeof(GeoidxPageOpaqueData));
+	int tail =
+		kTail + (((GeoidxScanOpaque) scan->opaque)->summary_filter ? GEOIDX_SUMMARY_AREA : 0);
 	for (int off = 0; off < kHead; off += 64)
 		__builtin_prefetch((const char *) page + off);
-	for (int off = BLCKSZ - kTail; off < BLCKSZ; off += 64)
+	for (int off = BLCKSZ - tail; off < BLCKSZ; off += 64)
 		__builtin_prefetch((const char *) page + off);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	geoidx_check_page(index, buf, page);
@@ -628,9 +633,17 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		} visits[GEOIDX_LEAF_CHUNKS];
 		int nvisit = 0;
 		bool entries_first = !payloads_first(so);
+		const geoidx::ValueSummary *summaries =
+			so->summary_filter && GeoidxLeafSummaryKind(page) != 0
+				? (const geoidx::ValueSummary *) GeoidxChunkSummaries(page)
+				: NULL;
 		for (int first = 0; first < n; first += GEOIDX_CHUNK)
 		{
 			int c = first / GEOIDX_CHUNK;
+			/* no row of the chunk has the value the filter asks for */
+			if (summaries != NULL &&
+				!geoidx::value_summary_may_hold(summaries[c], so->summary_mask))
+				continue;
 			geoidx::Box3 box{};
 			geoidx::Verdict v = page_verdict;
 			/* unpacked once: for the verdict of maybe, and for an ordered scan's frontier */

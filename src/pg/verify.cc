@@ -247,6 +247,15 @@ walk_tree(VerifyState *vs)
 		if (GeoidxPageIsLeaf(page))
 		{
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
+			int summary_kind = GeoidxLeafSummaryKind(page);
+			if (summary_kind != 0 &&
+				summary_kind !=
+					(geoidx_leaf_flags(index) & GEOIDX_F_SUMMARY_MASK) >> GEOIDX_F_SUMMARY_SHIFT)
+				fail(index,
+					 psprintf("the leaf's chunk summaries are of kind %d, not of its index's "
+							  "first column after the point",
+							  summary_kind),
+					 p.blk);
 			for (int i = 0; i < count; i++)
 			{
 				if (!GeoidxEntryIsShape(&e[i]) &&
@@ -294,6 +303,21 @@ walk_tree(VerifyState *vs)
 							 p.blk);
 					payload = (IndexTuple) palloc(IndexTupleSize(t));
 					memcpy(payload, t, IndexTupleSize(t));
+					int64 value;
+					if (summary_kind != 0 &&
+						geoidx_payload_summary_value(payload, summary_kind, &value))
+					{
+						geoidx::ValueSummary bit{{0, 0}};
+						geoidx::value_summary_add(&bit, value);
+						const geoidx::ValueSummary *chunk =
+							(const geoidx::ValueSummary *) &GeoidxChunkSummaries(
+								page)[i / GEOIDX_CHUNK];
+						if (!geoidx::value_summary_covers(*chunk, bit))
+							fail(index,
+								 psprintf("the summary of chunk %d does not hold entry %d's value",
+										  i / GEOIDX_CHUNK, i),
+								 p.blk);
+					}
 				}
 				geoidx::Box3 eb;
 				if (geoidx_entry_box(&e[i], &eb))
@@ -573,7 +597,7 @@ geoidx_stats(PG_FUNCTION_ARGS)
 			else /* payloads: the share of the bytes */
 				leaf_used += (double) ((ph->pd_lower - GEOIDX_ENTRIES_OFFSET) +
 									   (GeoidxLeafTop(page) - ph->pd_upper)) /
-							 GEOIDX_LEAF_SPACE;
+							 GeoidxLeafSpace(page);
 		}
 		else
 		{
