@@ -18,12 +18,12 @@
 #include "shape_pieces.h"
 
 #include "geoidx.h"
+#include "scan_filter.h"
 
 extern "C"
 {
 #include "access/itup.h"
 #include "access/tupmacs.h"
-#include "catalog/pg_type_d.h"
 #include "storage/checksum.h"
 }
 
@@ -58,6 +58,9 @@ geoidx_init_page(Page page, uint16 flags, uint16 level)
 		Assert((flags & GEOIDX_F_SUMMARY_MASK) == 0);
 }
 
+/* The width code of the column each summary kind (GEOIDX_SUMMARY_*) summarises. */
+static const int8 summary_width[] = {0, kGeoidxFastBool, kGeoidxFast2, kGeoidxFast4, kGeoidxFast8};
+
 /*
  * The flags of a new leaf of index: with chunk summaries when its first column
  * after the point is a key column of an integer or boolean type, the types a
@@ -70,25 +73,11 @@ geoidx_leaf_flags(Relation index)
 	const GeoidxRelInfo *info = geoidx_rel_info(index);
 	if (info->payload_desc == NULL || IndexRelationGetNumberOfKeyAttributes(index) < 2)
 		return GEOIDX_F_LEAF;
-	int kind;
-	switch (TupleDescAttr(info->payload_desc, 0)->atttypid)
-	{
-		case BOOLOID:
-			kind = GEOIDX_SUMMARY_BOOL;
-			break;
-		case INT2OID:
-			kind = GEOIDX_SUMMARY_INT2;
-			break;
-		case INT4OID:
-			kind = GEOIDX_SUMMARY_INT4;
-			break;
-		case INT8OID:
-			kind = GEOIDX_SUMMARY_INT8;
-			break;
-		default:
-			return GEOIDX_F_LEAF;
-	}
-	return (uint16) (GEOIDX_F_LEAF | (kind << GEOIDX_F_SUMMARY_SHIFT));
+	int8 width = geoidx_fast_width(TupleDescAttr(info->payload_desc, 0)->atttypid);
+	for (int kind = GEOIDX_SUMMARY_BOOL; kind <= GEOIDX_SUMMARY_INT8; kind++)
+		if (summary_width[kind] == width)
+			return (uint16) (GEOIDX_F_LEAF | (kind << GEOIDX_F_SUMMARY_SHIFT));
+	return GEOIDX_F_LEAF;
 }
 
 /*
@@ -101,34 +90,10 @@ geoidx_payload_summary_value(IndexTuple payload, int kind, int64 *value)
 {
 	if (IndexTupleHasNulls(payload) && att_isnull(0, (bits8 *) payload + sizeof(IndexTupleData)))
 		return false;
-	const char *p = (const char *) payload + IndexInfoFindDataOffset(payload->t_info);
-	switch (kind)
-	{
-		case GEOIDX_SUMMARY_BOOL:
-			*value = *p != 0 ? 1 : 0;
-			return true;
-		case GEOIDX_SUMMARY_INT2:
-		{
-			int16 v;
-			memcpy(&v, p, sizeof(v));
-			*value = v;
-			return true;
-		}
-		case GEOIDX_SUMMARY_INT4:
-		{
-			int32 v;
-			memcpy(&v, p, sizeof(v));
-			*value = v;
-			return true;
-		}
-		default:
-		{
-			int64 v;
-			memcpy(&v, p, sizeof(v));
-			*value = v;
-			return true;
-		}
-	}
+	Assert(kind >= GEOIDX_SUMMARY_BOOL && kind <= GEOIDX_SUMMARY_INT8);
+	*value = geoidx_fast_stored(summary_width[kind],
+								(const char *) payload + IndexInfoFindDataOffset(payload->t_info));
+	return true;
 }
 
 /* Widen a chunk box to doubles (an empty one stays empty). */

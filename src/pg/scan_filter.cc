@@ -12,7 +12,6 @@
 extern "C"
 {
 #include "access/tupmacs.h"
-#include "catalog/pg_type_d.h"
 }
 
 namespace
@@ -45,19 +44,8 @@ fast_kind(ScanKey key, TupleDesc payload_desc)
 	Oid type = TupleDescAttr(payload_desc, key->sk_attno - 2)->atttypid;
 	if (key->sk_subtype != type && key->sk_subtype != InvalidOid)
 		return 0;
-	switch (type)
-	{
-		case INT2OID:
-			return (int8) (kGeoidxFast2 | key->sk_strategy);
-		case INT4OID:
-			return (int8) (kGeoidxFast4 | key->sk_strategy);
-		case INT8OID:
-			return (int8) (kGeoidxFast8 | key->sk_strategy);
-		case BOOLOID:
-			return (int8) (kGeoidxFastBool | key->sk_strategy);
-		default:
-			return 0;
-	}
+	int8 width = geoidx_fast_width(type);
+	return width != 0 ? (int8) (width | key->sk_strategy) : 0;
 }
 
 /*
@@ -153,24 +141,9 @@ summary_mask_of(const GeoidxScalarKey *sk, TupleDesc payload_desc, geoidx::Value
 	Oid type = TupleDescAttr(payload_desc, 0)->atttypid;
 	if (ARR_ELEMTYPE((ArrayType *) sk->inlist->source) != type)
 		return false;
-	int8 fast;
-	switch (type)
-	{
-		case INT2OID:
-			fast = kGeoidxFast2;
-			break;
-		case INT4OID:
-			fast = kGeoidxFast4;
-			break;
-		case INT8OID:
-			fast = kGeoidxFast8;
-			break;
-		case BOOLOID:
-			fast = kGeoidxFastBool;
-			break;
-		default:
-			return false;
-	}
+	int8 fast = geoidx_fast_width(type);
+	if (fast == 0)
+		return false;
 	/* an element that is NULL equals no value: a list of NULLs only rules every chunk out */
 	for (int i = 0; i < sk->inlist->n; i++)
 		if (!sk->inlist->nulls[i])

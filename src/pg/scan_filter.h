@@ -14,12 +14,32 @@
 extern "C"
 {
 #include "access/stratnum.h"
+#include "catalog/pg_type_d.h"
 }
 
 /* GeoidxScalarKey.fast: the strategy in the low bits, the type's width above. */
 constexpr int8 kGeoidxFastOpMask = 0x0F;
 constexpr int8 kGeoidxFast2 = 0x10, kGeoidxFast4 = 0x20, kGeoidxFast8 = 0x40,
 			   kGeoidxFastBool = 0x30;
+
+/* The width code of a type the inline comparisons read (integers, boolean), or 0. */
+static inline int8
+geoidx_fast_width(Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return kGeoidxFast2;
+		case INT4OID:
+			return kGeoidxFast4;
+		case INT8OID:
+			return kGeoidxFast8;
+		case BOOLOID:
+			return kGeoidxFastBool;
+		default:
+			return 0;
+	}
+}
 
 /* Compare a and b as the key's operator would: the same answer, without the call. */
 static inline bool
