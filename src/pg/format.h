@@ -295,14 +295,8 @@ typedef struct GeoidxChunkBox
  * bit; VACUUM and splits recompute. A leaf's flags say whether it has them
  * and the column's width, so that page.cc keeps them from the page alone.
  */
-typedef struct GeoidxChunkSummary
-{
-	uint64 bits[2];
-} GeoidxChunkSummary;
-
-static_assert(sizeof(GeoidxChunkSummary) == sizeof(geoidx::ValueSummary),
-			  "a chunk summary is a ValueSummary");
-#define GEOIDX_SUMMARY_AREA MAXALIGN(GEOIDX_LEAF_CHUNKS * sizeof(GeoidxChunkSummary))
+static_assert(sizeof(geoidx::ValueSummary) == 16, "chunk summaries are part of the on-disk format");
+#define GEOIDX_SUMMARY_AREA MAXALIGN(GEOIDX_LEAF_CHUNKS * sizeof(geoidx::ValueSummary))
 
 /* the bytes of a leaf without chunk summaries for entries and payloads */
 #define GEOIDX_LEAF_SPACE (GEOIDX_ENTRIES_SPACE - GEOIDX_CHUNK_AREA)
@@ -328,10 +322,10 @@ GeoidxLeafSummaryKind(Page page)
 }
 
 /* The chunk summaries of a leaf that has them, just below its chunk boxes. */
-static inline GeoidxChunkSummary *
+static inline geoidx::ValueSummary *
 GeoidxChunkSummaries(Page page)
 {
-	return (GeoidxChunkSummary *) ((char *) GeoidxChunkBoxes(page) - GEOIDX_SUMMARY_AREA);
+	return (geoidx::ValueSummary *) ((char *) GeoidxChunkBoxes(page) - GEOIDX_SUMMARY_AREA);
 }
 
 /* Where a leaf's payload area ends: at its chunk summaries, or its chunk boxes. */

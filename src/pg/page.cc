@@ -493,8 +493,7 @@ geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 	int64 value;
 	if (GeoidxLeafSummaryKind(page) != 0 && payload != NULL &&
 		geoidx_payload_summary_value((IndexTuple) payload, GeoidxLeafSummaryKind(page), &value))
-		geoidx::value_summary_add(
-			(geoidx::ValueSummary *) &GeoidxChunkSummaries(page)[n / GEOIDX_CHUNK], value);
+		geoidx::value_summary_add(&GeoidxChunkSummaries(page)[n / GEOIDX_CHUNK], value);
 	if (box != NULL)
 	{
 		geoidx_chunk_extend(&GeoidxChunkBoxes(page)[n / GEOIDX_CHUNK], *box);

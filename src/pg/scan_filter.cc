@@ -161,15 +161,9 @@ geoidx_summary_filter_init(GeoidxScanOpaqueData *so)
 {
 	so->summary_filter = false;
 	so->summary_mask = geoidx::ValueSummary{{0, 0}};
+	/* a key summary_mask_of refuses has added no bit */
 	for (int k = 0; k < so->nscalar && !so->summary_filter; k++)
-	{
-		geoidx::ValueSummary mask{{0, 0}};
-		if (summary_mask_of(&so->scalar[k], so->payload_desc, &mask))
-		{
-			so->summary_filter = true;
-			so->summary_mask = mask;
-		}
-	}
+		so->summary_filter = summary_mask_of(&so->scalar[k], so->payload_desc, &so->summary_mask);
 }
 
 /* Test every condition on the columns after the point on an entry's payload (none fails NULL). */

@@ -634,9 +634,8 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		int nvisit = 0;
 		bool entries_first = !payloads_first(so);
 		const geoidx::ValueSummary *summaries =
-			so->summary_filter && GeoidxLeafSummaryKind(page) != 0
-				? (const geoidx::ValueSummary *) GeoidxChunkSummaries(page)
-				: NULL;
+			so->summary_filter && GeoidxLeafSummaryKind(page) != 0 ? GeoidxChunkSummaries(page)
+																   : NULL;
 		for (int first = 0; first < n; first += GEOIDX_CHUNK)
 		{
 			int c = first / GEOIDX_CHUNK;

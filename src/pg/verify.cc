@@ -207,6 +207,9 @@ walk_tree(VerifyState *vs)
 
 	if (nblocks < 2)
 		fail(index, "the index has no root page", nblocks);
+	/* the summaries a leaf of this index has, if any */
+	const int index_summary_kind =
+		(geoidx_leaf_flags(index) & GEOIDX_F_SUMMARY_MASK) >> GEOIDX_F_SUMMARY_SHIFT;
 
 	/* the root's level tells the depth */
 	Buffer rbuf = ReadBuffer(index, GEOIDX_ROOT_BLKNO);
@@ -248,9 +251,7 @@ walk_tree(VerifyState *vs)
 		{
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 			int summary_kind = GeoidxLeafSummaryKind(page);
-			if (summary_kind != 0 &&
-				summary_kind !=
-					(geoidx_leaf_flags(index) & GEOIDX_F_SUMMARY_MASK) >> GEOIDX_F_SUMMARY_SHIFT)
+			if (summary_kind != 0 && summary_kind != index_summary_kind)
 				fail(index,
 					 psprintf("the leaf's chunk summaries are of kind %d, not of its index's "
 							  "first column after the point",
@@ -310,8 +311,7 @@ walk_tree(VerifyState *vs)
 						geoidx::ValueSummary bit{{0, 0}};
 						geoidx::value_summary_add(&bit, value);
 						const geoidx::ValueSummary *chunk =
-							(const geoidx::ValueSummary *) &GeoidxChunkSummaries(
-								page)[i / GEOIDX_CHUNK];
+							&GeoidxChunkSummaries(page)[i / GEOIDX_CHUNK];
 						if (!geoidx::value_summary_covers(*chunk, bit))
 							fail(index,
 								 psprintf("the summary of chunk %d does not hold entry %d's value",
