@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -600,6 +601,60 @@ TEST(SphereBounds, BoxBasics)
 	EXPECT_NEAR(v.x, 0, 1e-16);
 	EXPECT_DOUBLE_EQ(v.y, 1);
 	EXPECT_DOUBLE_EQ(unit_vector(GeoPoint{0.3, M_PI_2}).z, 1);
+}
+
+/*
+ * max_of is std::max, NaN, signed zeros and infinities included (the chord
+ * bounds of a corrupted box must come out as they did with std::max), and the
+ * chord bounds built on it equal the per-axis nearest and farthest corners
+ * written with std::max.
+ */
+TEST(SphereBounds, MaxOfIsStdMax)
+{
+	const double nan = std::numeric_limits<double>::quiet_NaN();
+	const double inf = std::numeric_limits<double>::infinity();
+	const double vals[] = {0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 0.5, inf, -inf, nan};
+	for (double a : vals)
+		for (double b : vals)
+		{
+			double want = std::max(a, b), got = max_of(a, b);
+			if (std::isnan(want))
+				EXPECT_TRUE(std::isnan(got)) << a << " " << b;
+			else
+			{
+				EXPECT_EQ(got, want) << a << " " << b;
+				EXPECT_EQ(std::signbit(got), std::signbit(want)) << a << " " << b;
+			}
+		}
+
+	Gen g(20261207);
+	long checked = 0;
+	for (int n = 0; n < 200000; n++)
+	{
+		Box3 b;
+		for (int i = 0; i < 3; i++)
+		{
+			double x = g.uni(-1.0, 1.0), y = g.uni(-1.0, 1.0);
+			b.lo[i] = std::min(x, y);
+			b.hi[i] = std::max(x, y);
+		}
+		if (n % 1000 == 0)
+			b.lo[n / 1000 % 3] = nan;
+		Vec3 q = unit_vector(geographic_point(LonLat{g.uni(-180.0, 180.0), g.uni(-90.0, 90.0)}));
+		const double c[3] = {q.x, q.y, q.z};
+		double lo = 0.0, hi = 0.0;
+		for (int i = 0; i < 3; i++)
+		{
+			double d = std::max(0.0, b.lo[i] - c[i]) + std::max(0.0, c[i] - b.hi[i]);
+			double e = std::max(std::fabs(c[i] - b.lo[i]), std::fabs(c[i] - b.hi[i]));
+			lo += d * d;
+			hi += e * e;
+		}
+		EXPECT_TRUE(min_chord2(b, q) == lo || (std::isnan(lo) && std::isnan(min_chord2(b, q))));
+		EXPECT_TRUE(max_chord2(b, q) == hi || (std::isnan(hi) && std::isnan(max_chord2(b, q))));
+		checked++;
+	}
+	EXPECT_EQ(checked, 200000);
 }
 
 /*
