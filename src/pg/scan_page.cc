@@ -358,16 +358,39 @@ uniform_payloads(Page page, int n)
 }
 
 /*
+ * The entries first .. end-1 whose uniform payloads (below top, size bytes
+ * each) pass the filters, as bits from first, each entry asked for as it
+ * passes: a leaf's chunks are all tested before the first is visited, so that
+ * the misses of the entries to read overlap the tests of the payloads after
+ * them (bench/PROFILES.md, KF).
+ */
+inline uint32
+passing_payloads(GeoidxScanOpaque so, Page page, const char *top, int size, int first, int end)
+{
+	uint32 passing = 0;
+	for (int i = first; i < end; i++)
+		if (geoidx_payload_passes(so, (IndexTuple) (top - (i + 1) * size)))
+		{
+			__builtin_prefetch(&GeoidxLeafEntries(page)[i]);
+			passing |= UINT32_C(1) << (i - first);
+		}
+	return passing;
+}
+
+/*
  * Hand the matching entries of one leaf chunk (entries first .. first+31) to
  * the sink. Where every filter reads a fixed place of a payload and the leaf's
  * payloads have one size, the payloads are tested first and only the entries
  * of those that pass are read: a rare category reads the chunk's payloads and
- * not its entries (bench/PROFILES.md, KF). box is the chunk's, unpacked by
- * the caller; it is read only by an ordered scan or for a verdict of maybe.
+ * not its entries (bench/PROFILES.md, KF); passing is then what
+ * passing_payloads found, or NULL to test them here. box is the chunk's,
+ * unpacked by the caller; it is read only by an ordered scan or for a verdict
+ * of maybe.
  */
 void
 visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page, int first,
-			geoidx::Verdict v, const geoidx::Box3 &box, const geoidx::SearchItem *knn_page)
+			geoidx::Verdict v, const geoidx::Box3 &box, const geoidx::SearchItem *knn_page,
+			const uint32 *passing)
 {
 	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 	int n = GeoidxPageCount(page);
@@ -403,11 +426,11 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 	else if (top != NULL)
 	{
 		int size = GeoidxLeafPayloadSize(page);
-		for (int i = first; i < end; i++)
+		uint32 pass = passing ? *passing : passing_payloads(so, page, top, size, first, end);
+		for (; pass != 0; pass &= pass - 1)
 		{
+			int i = first + pg_rightmost_one_pos32(pass);
 			IndexTuple payload = (IndexTuple) (top - (i + 1) * size);
-			if (!geoidx_payload_passes(so, payload))
-				continue;
 			if (unlikely(GeoidxEntryPayloadOffset(&e[i]) != (char *) payload - (char *) page))
 				geoidx_corrupted(
 					scan->indexRelation, blk,
@@ -533,7 +556,7 @@ knn_visit_rest(void *ctx, geoidx::KnnSearch *, const geoidx::SearchItem &item)
 		{
 			int c = pg_rightmost_one_pos64(m);
 			visit_chunk(scan, so, blk, page, c * GEOIDX_CHUNK, geoidx::Verdict::inside,
-						geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]), &item);
+						geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]), &item, NULL);
 		}
 		UnlockReleaseBuffer(buf);
 		return;
@@ -662,13 +685,22 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 				prefetch_entries(page, first, Min(n, first + GEOIDX_CHUNK));
 			visits[nvisit++] = ChunkVisit{first, v, box};
 		}
+		/* a filter's payloads of every chunk first, the entries that pass asked for meanwhile */
+		const char *top = entries_first ? NULL : uniform_payloads(page, n);
+		uint32 passing[GEOIDX_LEAF_CHUNKS];
+		if (top != NULL)
+			for (int k = 0; k < nvisit; k++)
+				passing[k] =
+					passing_payloads(so, page, top, GeoidxLeafPayloadSize(page), visits[k].first,
+									 Min(n, visits[k].first + GEOIDX_CHUNK));
 		for (int k = 0; k < nvisit; k++)
 		{
 			const ChunkVisit &cv = visits[k];
 			if (leave)
 				for (int i = cv.first; i < Min(n, cv.first + GEOIDX_CHUNK); i++)
 					handed[nhanded++] = geoidx_tid_to_row(&GeoidxLeafEntries(page)[i].tid);
-			visit_chunk(scan, so, blk, page, cv.first, cv.v, cv.box, knn_page);
+			visit_chunk(scan, so, blk, page, cv.first, cv.v, cv.box, knn_page,
+						top != NULL ? &passing[k] : NULL);
 		}
 		if (left != 0)
 			leave_rest(so, blk, page, lsn, left, left_key, handed, nhanded, *knn_page);
