@@ -78,6 +78,15 @@ declare -A WL_SHORT=(
 )
 WL_ORDER=(t r1_ids r1_count r1_limit r2_limit k1_limit kf_limit r2 k1_world_10 k1_cities_10 k1_world_100 k1_cities_100 kf pg
   g1_covers g2_dwithin g3_knn g4_coveredby g5_large p_knn p_radius v_z6 v_z10 v_z14)
+# Client counts a workload is measured with besides --clients: the issue
+# asks limit R1 (geoidx against the TID scan of its answer) with 1 and 2.
+declare -A WL_CLIENTS=([r1_limit]="1,2")
+
+# The client counts of workload $1: --clients and its own, each once, ascending.
+wl_clients() {
+  echo "${CLIENTS},${WL_CLIENTS[$1]-}" | tr ',' '\n' | grep -v '^$' | sort -nu | tr '\n' ' '
+}
+
 # Workloads whose per-transaction latencies are logged (pgbench -l) and
 # reported as p50/p95/p99 (latency.csv): G1, as the geofencing issue asks.
 declare -A WL_LATENCY=([g1_covers]=1)
@@ -262,7 +271,7 @@ run_read_workloads() {
     ((${#variants[@]})) || continue
     warm_up "$w" "${variants[@]}"
     for mode in ${MODES//,/ }; do
-      for clients in ${CLIENTS//,/ }; do
+      for clients in $(wl_clients "$w"); do
         for ((round = 1; round <= ROUNDS; round++)); do
           for transport in ${TRANSPORTS//,/ }; do
             for v in "${variants[@]}"; do
@@ -286,7 +295,7 @@ latency_percentiles() {
     [[ -n ${WL_LATENCY[$w]-} ]] || continue
     for v in $(wl_variants "$w"); do
       for mode in ${MODES//,/ }; do
-        for clients in ${CLIENTS//,/ }; do
+        for clients in $(wl_clients "$w"); do
           for transport in ${TRANSPORTS//,/ }; do
             dir="$RESULTS_DIR/latency-logs/$w/${v}_${transport}_${mode}_c${clients}"
             compgen -G "$dir/r*" >/dev/null || continue
