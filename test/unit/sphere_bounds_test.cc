@@ -628,7 +628,6 @@ TEST(SphereBounds, MaxOfIsStdMax)
 		}
 
 	Gen g(20261207);
-	long checked = 0;
 	for (int n = 0; n < 200000; n++)
 	{
 		Box3 b;
@@ -652,9 +651,7 @@ TEST(SphereBounds, MaxOfIsStdMax)
 		}
 		EXPECT_TRUE(min_chord2(b, q) == lo || (std::isnan(lo) && std::isnan(min_chord2(b, q))));
 		EXPECT_TRUE(max_chord2(b, q) == hi || (std::isnan(hi) && std::isnan(max_chord2(b, q))));
-		checked++;
 	}
-	EXPECT_EQ(checked, 200000);
 }
 
 /*
