@@ -356,6 +356,7 @@ typedef enum GeoidxScanArray
 	GEOIDX_SCAN_FRONTIER, /* the k-NN search's heap */
 	GEOIDX_SCAN_HITS,     /* an unordered scan's rows of one batch */
 	GEOIDX_SCAN_ORDER,    /* their heap order keys, and room to sort them */
+	GEOIDX_SCAN_SORTED,   /* the rows of the batch in that order */
 	GEOIDX_SCAN_NARRAYS
 } GeoidxScanArray;
 
@@ -449,16 +450,16 @@ typedef struct GeoidxScanOpaqueData
 	int capstack;
 	/*
 	 * unordered: the rows of the last batch of pages read, handed over in heap
-	 * order (order[], src/core/heap_order.h) unless the scan is index-only. A
-	 * batch is one page, then grows to batch_target rows, which grows with
-	 * each batch: a LIMIT reads little, a large answer is ordered in few
-	 * large batches.
+	 * order (sorted[], copied in the order of src/core/heap_order.h) unless the
+	 * scan is index-only. A batch is one page, then grows to batch_target
+	 * rows, which grows with each batch: a LIMIT reads little, a large answer
+	 * is ordered in few large batches.
 	 */
 	GeoidxScanHit *hits;
 	int nhits;
 	int caphits;
 	int pos;
-	uint64 *order; /* NULL: the rows go in the order they were found */
+	GeoidxScanHit *sorted; /* NULL: the rows go in the order they were found */
 	int batch_target;
 	ItemPointerData *bitmap_tids; /* bitmap: the TIDs of the last page read */
 	int nbitmap;

@@ -241,7 +241,7 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->caphits = 0;
 	so->hits = NULL;
 	so->nhits = so->pos = 0;
-	so->order = NULL;
+	so->sorted = NULL;
 	so->batch_target = 1;
 	so->capbitmap = 0;
 	so->bitmap_tids = NULL;

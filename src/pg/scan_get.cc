@@ -190,7 +190,7 @@ void
 next_batch(IndexScanDesc scan, GeoidxScanOpaque so)
 {
 	so->nhits = so->pos = 0;
-	so->order = NULL;
+	so->sorted = NULL;
 	MemoryContextReset(so->batch_cxt);
 	do
 		next_page(scan, so);
@@ -203,7 +203,21 @@ next_batch(IndexScanDesc scan, GeoidxScanOpaque so)
 		keys[i] = geoidx::heap_order_key(ItemPointerGetBlockNumberNoCheck(&so->hits[i].tid),
 										 ItemPointerGetOffsetNumberNoCheck(&so->hits[i].tid), i);
 	geoidx::sort_heap_order(keys, keys + so->nhits, so->nhits);
-	so->order = keys;
+	/*
+	 * The rows copied in that order, their reads ahead of the copy: read one
+	 * at a time between the executor's heap fetches, each row of a large
+	 * batch was a cache miss of its own (bench/PROFILES.md, limit R1).
+	 */
+	GeoidxScanHit *sorted = (GeoidxScanHit *) geoidx_scan_array(so, GEOIDX_SCAN_SORTED,
+																sizeof(GeoidxScanHit) * so->nhits);
+	constexpr int kAhead = 8;
+	for (int j = 0; j < so->nhits; j++)
+	{
+		if (j + kAhead < so->nhits)
+			__builtin_prefetch(&so->hits[geoidx::heap_order_place(keys[j + kAhead])]);
+		sorted[j] = so->hits[geoidx::heap_order_place(keys[j])];
+	}
+	so->sorted = sorted;
 	/* the first batch is one page, for a LIMIT; then eight times the last */
 	so->batch_target = Min(Max(1024, 8 * so->nhits), kBatchMax);
 }
@@ -216,9 +230,8 @@ next_unordered(IndexScanDesc scan, GeoidxScanOpaque so)
 		next_batch(scan, so);
 	if (so->pos >= so->nhits)
 		return false;
-	int i = so->order ? (int) geoidx::heap_order_place(so->order[so->pos]) : so->pos;
+	const GeoidxScanHit &h = so->sorted ? so->sorted[so->pos] : so->hits[so->pos];
 	so->pos++;
-	const GeoidxScanHit &h = so->hits[i];
 	geoidx_scan_set_result(scan, &h.tid, h.kind, h.x, h.y, 0.0, h.payload, h.recheck);
 	return true;
 }

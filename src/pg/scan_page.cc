@@ -364,6 +364,8 @@ uniform_payloads(Page page, int n)
  * the misses of the entries to read overlap the tests of the payloads after
  * them (bench/PROFILES.md, KF).
  */
+static_assert(GEOIDX_CHUNK <= 32, "a chunk's entries are bits of a uint32");
+
 inline uint32
 passing_payloads(GeoidxScanOpaque so, Page page, const char *top, int size, int first, int end)
 {
