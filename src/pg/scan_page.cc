@@ -357,6 +357,8 @@ uniform_payloads(Page page, int n)
 	return (const char *) page + GeoidxLeafTop(page);
 }
 
+static_assert(GEOIDX_CHUNK <= 32, "a chunk's entries are bits of a uint32");
+
 /*
  * The entries first .. end-1 whose uniform payloads (below top, size bytes
  * each) pass the filters, as bits from first, each entry asked for as it
@@ -364,8 +366,6 @@ uniform_payloads(Page page, int n)
  * the misses of the entries to read overlap the tests of the payloads after
  * them (bench/PROFILES.md, KF).
  */
-static_assert(GEOIDX_CHUNK <= 32, "a chunk's entries are bits of a uint32");
-
 inline uint32
 passing_payloads(GeoidxScanOpaque so, Page page, const char *top, int size, int first, int end)
 {
