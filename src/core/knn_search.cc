@@ -1,5 +1,6 @@
 #include "knn_search.h"
 
+#include "chord_batch.h"
 #include "chord_model.h"
 
 #include <algorithm>
@@ -212,6 +213,32 @@ advance_points(KnnSearch *s, KeyedPoints *kp)
 }
 
 /*
+ * A point of a chunk that the chord model did not decide (or that had none):
+ * keyed by the larger of the chunk's bound and its latitude bound, and tested
+ * exactly now where a key keeps the near side out.
+ */
+void
+push_tested_point(KnnSearch *s, const ChunkEntry &e, LonLat ll, double chunk_bound, bool in_region)
+{
+	SearchItem c = point_item(
+		e,
+		std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg, s->use_spheroid)),
+		ItemKind::coarse, in_region);
+	if (!c.in_region && s->keys.near_side_keys)
+	{
+		/* the vector the test needs also gives the point's key */
+		GeoPoint g = geographic_point(ll);
+		Vec3 v = unit_vector(g);
+		s->vectors++;
+		if (!spatial_point_matches_at(s->keys, ll, g, v))
+			return;
+		c.in_region = true;
+		key_point(s, &c, v);
+	}
+	heap_push(&s->heap, c);
+}
+
+/*
  * Push the points of a chunk, each keyed by the larger of the chunk's bound
  * and its latitude bound. A key that keeps the near side out (paging beyond a
  * distance, a ring's hole) rejects exactly the points that would surface
@@ -236,59 +263,49 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	bool modelled = !chunk.in_region && s->keys.near_side_keys &&
 					(s->chord_keys.n > 0 || s->chord_keys.never) &&
 					chunk_chord_model(s, lls, chunk.n, &model);
+	if (!modelled)
+	{
+		for (int i = 0; i < chunk.n; i++)
+			push_tested_point(s, chunk.e[i], lls[i], chunk_bound, chunk.in_region);
+		return;
+	}
+	static_assert(kSearchChunk <= kChordBatchMax, "a chunk is decided in one batch");
+	ChordBatch batch;
+	chord_model_match_batch(s->chord_keys, model, lls, chunk.n, &batch);
 	ChordModel ellipsoid;
 	bool have_ellipsoid = false;
 	uint64_t undecided = 0;
 	KeyedPoints passed;
 	passed.n = 0;
 	passed.floor = chunk_bound;
-	for (int i = 0; i < chunk.n; i++)
+	/* in the chunk's order, as the frontier breaks its ties by arrival */
+	for (uint32_t todo = batch.accept | batch.undecided; todo != 0; todo &= todo - 1)
 	{
-		const ChunkEntry &e = chunk.e[i];
-		LonLat ll = lls[i];
-		if (modelled)
+		int i = __builtin_ctz(todo);
+		Chord2Range r{batch.lo[i], batch.hi[i]};
+		int v = (batch.accept >> i) & 1u ? 1 : -1;
+		if (v < 0 && s->chord_keys.ellipsoid)
 		{
-			Chord2Range r;
-			int v = chord_model_match(s->chord_keys, model, ll, &r);
-			if (v < 0 && s->chord_keys.ellipsoid)
+			/* the band between the sphere's tests: the chord bracket's tests, on the model */
+			if (!have_ellipsoid)
 			{
-				/* the band between the sphere's tests: the chord bracket's tests, on the model */
-				if (!have_ellipsoid)
-				{
-					ellipsoid = ellipsoid_chord_model(s->centre_ecef_over_a, model);
-					have_ellipsoid = true;
-				}
-				Chord2Range er =
-					chord_model_range(ellipsoid, ll.lon * (M_PI / 180.0), ll.lat * (M_PI / 180.0));
-				v = chord_keys_match_ellipsoid(s->chord_keys, ll.lat, r, er);
+				ellipsoid = ellipsoid_chord_model(s->centre_ecef_over_a, model);
+				have_ellipsoid = true;
 			}
-			undecided += v < 0;
-			if (v == 0)
-				continue;
-			if (v == 1)
-			{
-				passed.key[passed.n] = chord_range_key(r);
-				passed.e[passed.n++] = e;
-				continue;
-			}
+			Chord2Range er = chord_model_range(ellipsoid, lls[i].lon * (M_PI / 180.0),
+											   lls[i].lat * (M_PI / 180.0));
+			v = chord_keys_match_ellipsoid(s->chord_keys, lls[i].lat, r, er);
 		}
-		SearchItem c =
-			point_item(e,
-					   std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg,
-																	 s->use_spheroid)),
-					   ItemKind::coarse, chunk.in_region);
-		if (!c.in_region && s->keys.near_side_keys)
+		undecided += v < 0;
+		if (v == 0)
+			continue;
+		if (v == 1)
 		{
-			/* the vector the test needs also gives the point's key */
-			GeoPoint g = geographic_point(ll);
-			Vec3 v = unit_vector(g);
-			s->vectors++;
-			if (!spatial_point_matches_at(s->keys, ll, g, v))
-				continue;
-			c.in_region = true;
-			key_point(s, &c, v);
+			passed.key[passed.n] = chord_range_key(r);
+			passed.e[passed.n++] = chunk.e[i];
+			continue;
 		}
-		heap_push(&s->heap, c);
+		push_tested_point(s, chunk.e[i], lls[i], chunk_bound, false);
 	}
 	s->models_left += undecided;
 	push_keyed_points(s, passed);

@@ -1,0 +1,44 @@
+/*
+ * The chord model's verdicts (chord_model_match) on a whole chunk of points at
+ * once, two to a vector register. A keyset page far out or a ring's hole
+ * decides ~1,000 points of the ~30 chunks its circle cuts this way; one at a
+ * time, each point paid the model's ~20 operations in sequence and a branch
+ * on its side of the circle that no predictor learns (half of a cut chunk's
+ * points lie on each side). Here the arithmetic runs two points per operation
+ * and the verdicts come out as bit masks, so the caller visits only the points
+ * that pass or need the exact test, in their order, and a dropped point costs
+ * no branch at all.
+ *
+ * Every lane computes what chord_model_match computes, in the same order of
+ * operations (the build contracts nothing: -ffp-contract=off), so the ranges
+ * and verdicts are chord_model_match's to the last bit (chord_batch_test.cc).
+ */
+#pragma once
+
+#include <cstdint>
+
+#include "chord_model.h"
+#include "search_keys.h"
+
+namespace geoidx
+{
+
+/* The most points one call decides: a search chunk's. */
+constexpr int kChordBatchMax = 32;
+
+struct ChordBatch
+{
+	uint32_t accept;           /* bit i: chord_model_match says 1 */
+	uint32_t undecided;        /* bit i: it says -1 (the points whose bits are in neither say 0) */
+	double lo[kChordBatchMax]; /* the range it gives point i */
+	double hi[kChordBatchMax];
+};
+
+/*
+ * chord_model_match(ck, m, lls[i], ..) for the n <= kChordBatchMax points of
+ * lls (degrees, as stored_lonlat leaves them).
+ */
+void chord_model_match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+							 ChordBatch *out);
+
+} // namespace geoidx

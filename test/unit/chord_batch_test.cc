@@ -1,0 +1,146 @@
+/*
+ * The batch verdicts against chord_model_match, point by point: the same
+ * ranges to the last bit and the same verdicts, on chunks of every size up to
+ * 32 around circles of every key mode, with NaN coordinates and with keys
+ * that never match or do not decide every key.
+ */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "chord_batch.h"
+#include "chord_model.h"
+#include "region.h"
+#include "search_keys.h"
+
+namespace
+{
+
+using namespace geoidx;
+
+uint64_t
+bits_of(double x)
+{
+	uint64_t b;
+	memcpy(&b, &x, sizeof b);
+	return b;
+}
+
+/* The keys of one trial: the modes an ordered or filtered scan builds chord tests from. */
+std::vector<RegionTest>
+trial_regions(int trial, GeoPoint cg, double radius)
+{
+	std::vector<RegionTest> regions;
+	switch (trial % 6)
+	{
+		case 0:
+			regions.push_back(region_test(cg, radius, true, RegionMode::dist_gt));
+			break;
+		case 1:
+			regions.push_back(region_test(cg, radius, false, RegionMode::dist_ge));
+			break;
+		case 2: /* a ring: outside the inner circle, within the outer */
+			regions.push_back(region_test(cg, radius, true, RegionMode::outside));
+			regions.push_back(region_test(cg, radius * 2.0, true, RegionMode::within, true));
+			break;
+		case 3:
+			regions.push_back(region_test(cg, radius, true, RegionMode::dist_le));
+			break;
+		case 4: /* a ring whose outer circle lies near the inner one */
+			regions.push_back(region_test(cg, radius, true, RegionMode::dist_gt));
+			regions.push_back(region_test(cg, radius * 1.001, true, RegionMode::within, true));
+			break;
+		default: /* a key around another centre: not every key is a chord test */
+			regions.push_back(region_test(cg, radius, true, RegionMode::dist_gt));
+			regions.push_back(region_test(geographic_point(LonLat{cg.lon * 90.0 / M_PI, 0.0}), 1e7,
+										  true, RegionMode::within));
+			break;
+	}
+	return regions;
+}
+
+void
+expect_batch_is_pointwise(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+						  const char *what)
+{
+	ChordBatch batch;
+	chord_model_match_batch(ck, m, lls, n, &batch);
+	ASSERT_EQ(batch.accept & batch.undecided, 0u) << what;
+	if (n < 32)
+	{
+		ASSERT_EQ((batch.accept | batch.undecided) >> n, 0u) << what << ": bits beyond n";
+	}
+	for (int i = 0; i < n; i++)
+	{
+		Chord2Range r;
+		int v = chord_model_match(ck, m, lls[i], &r);
+		int got = (batch.accept >> i) & 1u ? 1 : ((batch.undecided >> i) & 1u ? -1 : 0);
+		ASSERT_EQ(got, v) << what << ": point " << i << " of " << n << " (" << lls[i].lon << ", "
+						  << lls[i].lat << ")";
+		ASSERT_EQ(bits_of(batch.lo[i]), bits_of(r.lo)) << what << ": point " << i;
+		ASSERT_EQ(bits_of(batch.hi[i]), bits_of(r.hi)) << what << ": point " << i;
+	}
+}
+
+TEST(ChordBatch, IsChordModelMatchPointByPoint)
+{
+	std::mt19937_64 rng(7);
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	long decided = 0, dropped = 0, accepted = 0, points = 0;
+	for (int trial = 0; trial < 600; trial++)
+	{
+		LonLat c{-180.0 + 360.0 * u(rng), std::asin(2.0 * u(rng) - 1.0) * 180.0 / M_PI};
+		GeoPoint cg = geographic_point(c);
+		Vec3 q = unit_vector(cg);
+		double radius = 1e3 * std::pow(10.0, 4.0 * u(rng));
+		std::vector<RegionTest> regions = trial_regions(trial, cg, radius);
+		SpatialKeys keys = spatial_keys(regions.data(), (int) regions.size());
+		ChordKeys ck = chord_keys(keys, q);
+		ASSERT_GT(ck.n, 0) << "trial " << trial;
+		/* a chunk on the circle, at a random bearing, of a random size */
+		double span = 0.002 + 0.5 * u(rng) * u(rng);
+		double angle = radius / 6371008.8, bearing = 2.0 * M_PI * u(rng);
+		double lat = std::asin(std::sin(cg.lat) * std::cos(angle) +
+							   std::cos(cg.lat) * std::sin(angle) * std::cos(bearing));
+		double lon = cg.lon + std::atan2(std::sin(bearing) * std::sin(angle) * std::cos(cg.lat),
+										 std::cos(angle) - std::sin(cg.lat) * std::sin(lat));
+		lon = std::remainder(lon, 2.0 * M_PI);
+		ChordModel m = chord_model(q, lon, lat);
+		int n = trial % 33;
+		LonLat lls[kChordBatchMax];
+		for (int i = 0; i < n; i++)
+		{
+			LonLat p{lon * 180.0 / M_PI + span * (u(rng) - 0.5),
+					 std::max(-90.0, std::min(90.0, lat * 180.0 / M_PI + span * (u(rng) - 0.5)))};
+			lls[i] = stored_lonlat(p.lon, p.lat);
+			if (trial % 50 == 7 && i % 5 == 2)
+				lls[i].lat = std::nan(""); /* a NaN reaches the model only from a test */
+		}
+		expect_batch_is_pointwise(ck, m, lls, n, "keys");
+		for (int i = 0; i < n; i++)
+		{
+			Chord2Range r;
+			int v = chord_model_match(ck, m, lls[i], &r);
+			points++;
+			decided += v >= 0;
+			dropped += v == 0;
+			accepted += v == 1;
+		}
+		/* the same tests, as keys that never match and as keys that are not all here */
+		ChordKeys never = ck;
+		never.never = true;
+		expect_batch_is_pointwise(never, m, lls, n, "never");
+		ChordKeys partial = ck;
+		partial.complete = false;
+		expect_batch_is_pointwise(partial, m, lls, n, "incomplete");
+	}
+	/* the chunks straddle their circles: every verdict comes up, many times */
+	EXPECT_GT(dropped, points / 10);
+	EXPECT_GT(accepted, points / 10);
+	EXPECT_LT(decided, points);
+}
+
+} // namespace
