@@ -1,9 +1,7 @@
 #include "chord_batch.h"
 
 #include <cmath>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include <cstring>
 
 namespace geoidx
 {
@@ -12,74 +10,118 @@ namespace
 {
 
 /*
- * GCC's and Clang's generic vectors: SSE2 on x86-64 (its baseline), NEON on
- * arm64, pairs of scalar operations elsewhere; the same source on each.
+ * The helpers below take and return 32-byte vectors, whose ABI differs with
+ * and without AVX (GCC warns). They are always inlined, at -O0 too, into the
+ * one function of each path, so no call crosses that boundary: a helper left
+ * out of line would be compiled without AVX and called from the AVX2 path.
  */
-typedef double V2 __attribute__((vector_size(16)));
-typedef int64_t M2 __attribute__((vector_size(16))); /* a comparison's lanes: -1 true, 0 false */
+#define LANES_INLINE __attribute__((always_inline)) inline
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 
-inline V2
-splat(double x)
+/*
+ * GCC's and Clang's generic vectors: W doubles a vector, and the comparisons'
+ * lanes (-1 true, 0 false). Two lanes are SSE2 on x86-64's baseline (NEON on
+ * arm64, scalar pairs elsewhere); four are AVX, in the AVX2 path only (on
+ * SSE2 the compiler splits them through memory, slower than two lanes).
+ */
+template <int W> struct Lanes
 {
-	return V2{x, x};
+	typedef double V __attribute__((vector_size(8 * W)));
+	typedef int64_t M __attribute__((vector_size(8 * W)));
+};
+
+/* x in every lane (a double for V, an int64_t for M: no conversion between them) */
+template <typename V, typename T>
+LANES_INLINE V
+splat(T x)
+{
+	static_assert(sizeof(T) == 8, "lanes of 8 bytes");
+	V v;
+	for (size_t i = 0; i < sizeof(V) / sizeof(T); i++)
+		v[i] = x;
+	return v;
 }
 
 /* std::fabs: the sign bit cleared. */
-inline V2
-abs2(V2 x)
+template <typename V, typename M>
+LANES_INLINE V
+abs_of(V x)
 {
-	return (V2) ((M2) x & M2{INT64_MAX, INT64_MAX});
+	return (V) ((M) x & splat<M>(int64_t{INT64_MAX}));
 }
 
-inline uint32_t
-lane_bits(M2 m)
+template <typename M>
+LANES_INLINE uint32_t
+lane_bits(M m)
 {
-#ifdef __SSE2__
-	return (uint32_t) _mm_movemask_pd((__m128d) m);
-#else
-	return (uint32_t) (m[0] & 1) | (uint32_t) ((m[1] & 1) << 1);
-#endif
+	uint32_t bits = 0;
+	for (size_t i = 0; i < sizeof(M) / sizeof(int64_t); i++)
+		bits |= (uint32_t) (m[i] & 1) << i;
+	return bits;
 }
 
-} // namespace
-
-void
-chord_model_match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
-						ChordBatch *out)
+template <typename V>
+LANES_INLINE V
+load(const double *p)
 {
-	uint32_t drop = 0, undecided = 0;
-	for (int i = 0; i < n; i += 2)
+	V v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+template <typename V>
+LANES_INLINE void
+store(double *p, V v)
+{
+	memcpy(p, &v, sizeof v);
+}
+
+template <int W>
+LANES_INLINE void
+match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n, ChordBatch *out)
+{
+	typedef typename Lanes<W>::V V;
+	typedef typename Lanes<W>::M M;
+	/* by coordinate, the last point repeated to a multiple of W (the mask below drops those) */
+	alignas(32) double lon[kChordBatchMax], lat[kChordBatchMax];
+	int padded = (n + W - 1) / W * W;
+	for (int i = 0; i < padded; i++)
 	{
-		/* an odd n's last pair repeats its point; the mask below drops the lane */
-		int j = i + 1 < n ? i + 1 : i;
-		V2 lat_deg = V2{lls[i].lat, lls[j].lat};
-		/* chord_model_range, term by term in its order */
-		V2 a = V2{lls[i].lon, lls[j].lon} * splat(M_PI / 180.0) - splat(m.lon0);
-		V2 b = lat_deg * splat(M_PI / 180.0) - splat(m.lat0);
-		V2 f =
-			splat(m.f0) + splat(m.d_lon) * a + splat(m.d_lat) * b +
-			(splat(m.h_lon_lon) * a * a + splat(m.h_lon_lat) * a * b + splat(m.h_lat_lat) * b * b);
-		V2 s = abs2(a) + abs2(b);
-		V2 r = s * s * s * splat(m.third) * splat(1.0 + 1e-9) + splat(kChordModelSlack);
-		V2 lo = f - r, hi = f + r;
-		out->lo[i] = lo[0];
-		out->lo[i + 1] = lo[1];
-		out->hi[i] = hi[0];
-		out->hi[i + 1] = hi[1];
-		/* chord_keys_verdict's sphere tests: any test that drops decides; else any undecided */
-		M2 d{0, 0}, u{0, 0};
-		for (int k = 0; k < ck.n; k++)
+		int j = i < n ? i : n - 1;
+		lon[i] = lls[j].lon;
+		lat[i] = lls[j].lat;
+	}
+	/* chord_model_range, term by term in its order */
+	for (int i = 0; i < padded; i += W)
+	{
+		V a = load<V>(&lon[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lon0);
+		V b = load<V>(&lat[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lat0);
+		V f = splat<V>(m.f0) + splat<V>(m.d_lon) * a + splat<V>(m.d_lat) * b +
+			  (splat<V>(m.h_lon_lon) * a * a + splat<V>(m.h_lon_lat) * a * b +
+			   splat<V>(m.h_lat_lat) * b * b);
+		V s = abs_of<V, M>(a) + abs_of<V, M>(b);
+		V r = s * s * s * splat<V>(m.third) * splat<V>(1.0 + 1e-9) + splat<V>(kChordModelSlack);
+		store<V>(&out->lo[i], f - r);
+		store<V>(&out->hi[i], f + r);
+	}
+	/* chord_keys_verdict's sphere tests: any test that drops decides; else any undecided */
+	uint32_t drop = 0, undecided = 0;
+	for (int k = 0; k < ck.n; k++)
+	{
+		const ChordTest &t = ck.t[k];
+		V clat = splat<V>(t.centre_lat_deg), dlat = splat<V>(t.reject_dlat_deg);
+		V reject = splat<V>(t.reject_c2), accept = splat<V>(t.accept_c2);
+		M outer = splat<M>(int64_t{t.outer ? -1 : 0});
+		for (int i = 0; i < padded; i += W)
 		{
-			const ChordTest &t = ck.t[k];
-			M2 far = (abs2(lat_deg - splat(t.centre_lat_deg)) > splat(t.reject_dlat_deg)) |
-					 (lo > splat(t.reject_c2));
-			M2 near = (hi < splat(t.accept_c2)) & ~(hi > splat(t.reject_c2));
-			M2 outer = t.outer ? M2{-1, -1} : M2{0, 0};
-			d |= (far & ~outer) | (~far & near & outer);
-			u |= ~far & ~near;
+			V lo = load<V>(&out->lo[i]), hi = load<V>(&out->hi[i]);
+			M far = (abs_of<V, M>(load<V>(&lat[i]) - clat) > dlat) | (lo > reject);
+			M near = (hi < accept) & ~(hi > reject);
+			drop |= lane_bits((far & ~outer) | (~far & near & outer)) << i;
+			undecided |= lane_bits(~far & ~near) << i;
 		}
-		drop |= lane_bits(d) << i;
-		undecided |= lane_bits(u) << i;
 	}
 	uint32_t all = n >= 32 ? ~0u : (1u << n) - 1u;
 	if (ck.never)
@@ -87,5 +129,43 @@ chord_model_match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *
 	out->accept = ck.complete ? all & ~drop & ~undecided : 0u;
 	out->undecided = ck.complete ? all & ~drop & undecided : all & ~drop;
 }
+
+} // namespace
+
+void
+chord_model_match_batch_portable(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+								 ChordBatch *out)
+{
+	match_batch<2>(ck, m, lls, n, out);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) void
+chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+							 ChordBatch *out)
+{
+	match_batch<4>(ck, m, lls, n, out);
+}
+
+bool
+chord_batch_has_avx2()
+{
+	__builtin_cpu_init(); /* idempotent; needed before any constructor of ours might ask */
+	return __builtin_cpu_supports("avx2");
+}
+#else
+void
+chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+							 ChordBatch *out)
+{
+	match_batch<2>(ck, m, lls, n, out);
+}
+
+bool
+chord_batch_has_avx2()
+{
+	return false;
+}
+#endif
 
 } // namespace geoidx

@@ -1,13 +1,12 @@
 /*
  * The chord model's verdicts (chord_model_match) on a whole chunk of points at
- * once, two to a vector register. A keyset page far out or a ring's hole
- * decides ~1,000 points of the ~30 chunks its circle cuts this way; one at a
- * time, each point paid the model's ~20 operations in sequence and a branch
- * on its side of the circle that no predictor learns (half of a cut chunk's
- * points lie on each side). Here the arithmetic runs two points per operation
- * and the verdicts come out as bit masks, so the caller visits only the points
- * that pass or need the exact test, in their order, and a dropped point costs
- * no branch at all.
+ * once, four to a vector register where the CPU has AVX2 and two elsewhere. A keyset page far out
+ * or a ring's hole decides ~1,000 points of the ~30 chunks its circle cuts this way; one at a time,
+ * each point paid the model's ~20 operations in sequence and a branch on its side of the circle
+ * that no predictor learns (half of a cut chunk's points lie on each side). Here the arithmetic
+ * runs 2-4 points per operation and the verdicts come out as bit masks, so the caller visits only
+ * the points that pass or need the exact test, in their order, and a dropped point costs no branch
+ * at all.
  *
  * Every lane computes what chord_model_match computes, in the same order of
  * operations (the build contracts nothing: -ffp-contract=off), so the ranges
@@ -34,11 +33,27 @@ struct ChordBatch
 	double hi[kChordBatchMax];
 };
 
+/* The two paths (the unit tests run both), and whether this CPU can run the AVX2 one. */
+void chord_model_match_batch_portable(const ChordKeys &ck, const ChordModel &m, const LonLat *lls,
+									  int n, ChordBatch *out);
+void chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const LonLat *lls,
+								  int n, ChordBatch *out);
+bool chord_batch_has_avx2();
+
 /*
  * chord_model_match(ck, m, lls[i], ..) for the n <= kChordBatchMax points of
- * lls (degrees, as stored_lonlat leaves them).
+ * lls (degrees, as stored_lonlat leaves them): four points an operation where
+ * the CPU has AVX2, else two.
  */
-void chord_model_match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
-							 ChordBatch *out);
+inline void
+chord_model_match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+						ChordBatch *out)
+{
+	static const bool avx2 = chord_batch_has_avx2();
+	if (avx2)
+		chord_model_match_batch_avx2(ck, m, lls, n, out);
+	else
+		chord_model_match_batch_portable(ck, m, lls, n, out);
+}
 
 } // namespace geoidx

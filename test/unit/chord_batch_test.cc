@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "chord_batch.h"
@@ -62,12 +63,14 @@ trial_regions(int trial, GeoPoint cg, double radius)
 	return regions;
 }
 
+typedef void (*BatchFn)(const ChordKeys &, const ChordModel &, const LonLat *, int, ChordBatch *);
+
 void
-expect_batch_is_pointwise(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
-						  const char *what)
+expect_batch_is_pointwise(BatchFn batch_fn, const ChordKeys &ck, const ChordModel &m,
+						  const LonLat *lls, int n, const char *what)
 {
 	ChordBatch batch;
-	chord_model_match_batch(ck, m, lls, n, &batch);
+	batch_fn(ck, m, lls, n, &batch);
 	ASSERT_EQ(batch.accept & batch.undecided, 0u) << what;
 	if (n < 32)
 	{
@@ -85,8 +88,20 @@ expect_batch_is_pointwise(const ChordKeys &ck, const ChordModel &m, const LonLat
 	}
 }
 
+/* Every path this CPU can run, and the one the search calls. */
+std::vector<std::pair<const char *, BatchFn>>
+batch_paths()
+{
+	std::vector<std::pair<const char *, BatchFn>> paths{
+		{"portable", chord_model_match_batch_portable}, {"dispatched", chord_model_match_batch}};
+	if (chord_batch_has_avx2())
+		paths.push_back({"avx2", chord_model_match_batch_avx2});
+	return paths;
+}
+
 TEST(ChordBatch, IsChordModelMatchPointByPoint)
 {
+	std::vector<std::pair<const char *, BatchFn>> paths = batch_paths();
 	std::mt19937_64 rng(7);
 	std::uniform_real_distribution<double> u(0.0, 1.0);
 	long decided = 0, dropped = 0, accepted = 0, points = 0;
@@ -119,7 +134,18 @@ TEST(ChordBatch, IsChordModelMatchPointByPoint)
 			if (trial % 50 == 7 && i % 5 == 2)
 				lls[i].lat = std::nan(""); /* a NaN reaches the model only from a test */
 		}
-		expect_batch_is_pointwise(ck, m, lls, n, "keys");
+		/* the same tests, as keys that never match and as keys that are not all here */
+		ChordKeys never = ck;
+		never.never = true;
+		ChordKeys partial = ck;
+		partial.complete = false;
+		for (const auto &path : paths)
+		{
+			SCOPED_TRACE(path.first);
+			expect_batch_is_pointwise(path.second, ck, m, lls, n, "keys");
+			expect_batch_is_pointwise(path.second, never, m, lls, n, "never");
+			expect_batch_is_pointwise(path.second, partial, m, lls, n, "incomplete");
+		}
 		for (int i = 0; i < n; i++)
 		{
 			Chord2Range r;
@@ -129,13 +155,6 @@ TEST(ChordBatch, IsChordModelMatchPointByPoint)
 			dropped += v == 0;
 			accepted += v == 1;
 		}
-		/* the same tests, as keys that never match and as keys that are not all here */
-		ChordKeys never = ck;
-		never.never = true;
-		expect_batch_is_pointwise(never, m, lls, n, "never");
-		ChordKeys partial = ck;
-		partial.complete = false;
-		expect_batch_is_pointwise(partial, m, lls, n, "incomplete");
 	}
 	/* the chunks straddle their circles: every verdict comes up, many times */
 	EXPECT_GT(dropped, points / 10);
