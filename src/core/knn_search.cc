@@ -4,6 +4,7 @@
 #include "chord_model.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 
@@ -87,29 +88,73 @@ key_point(const KnnSearch *s, SearchItem *item, const Vec3 &v)
 	item->kind = ItemKind::candidate;
 }
 
+/* A chunk's points' extent in stored degrees: {lon, lat} lanes. */
+struct LonLatExtent
+{
+	double lo[2];
+	double hi[2];
+};
+
 /*
- * The chord model of a chunk's points (chord_model.h; ll: their stored
- * lon/lat), false when they spread too far for it to decide much, or are too
- * few to pay for its trigonometry.
+ * The stored lon/lat of a chunk's points (stored_lonlat) and their extent, in
+ * one pass over {x, y} pairs: a vector load, minimum and maximum a point, and
+ * the range tested once, on the extent (v - v catches NaN and infinities),
+ * where the point-by-point form had four branches a point and two chains of
+ * dependent minima and maxima. A point out of range (one the cast wraps, or a
+ * corrupt one) is rare: then the points are mapped one by one.
+ */
+LonLatExtent
+chunk_lonlats(const SearchChunk &chunk, LonLat *lls)
+{
+	typedef double V2 __attribute__((vector_size(16)));
+	typedef int64_t M2 __attribute__((vector_size(16)));
+	static_assert(sizeof(LonLat) == sizeof(V2), "LonLat is a {lon, lat} pair");
+	static_assert(offsetof(ChunkEntry, y) == offsetof(ChunkEntry, x) + sizeof(double),
+				  "an entry's x and y are a pair");
+	const double inf = std::numeric_limits<double>::infinity();
+	V2 lo{inf, inf}, hi{-inf, -inf};
+	V2 finite{0.0, 0.0}; /* stays zero unless some coordinate is NaN or infinite */
+	for (int i = 0; i < chunk.n; i++)
+	{
+		V2 v;
+		memcpy(&v, &chunk.e[i].x, sizeof v);
+		memcpy(&lls[i], &v, sizeof v);
+		finite += v - v;
+		M2 below = v<lo, above = v> hi;
+		lo = (V2) (((M2) v & below) | ((M2) lo & ~below));
+		hi = (V2) (((M2) v & above) | ((M2) hi & ~above));
+	}
+	bool ok = finite[0] == 0.0 && finite[1] == 0.0 && lo[0] >= -180.0 && lo[1] >= -90.0 &&
+			  hi[0] <= 180.0 && hi[1] <= 90.0;
+	if (!ok)
+	{
+		lo = V2{inf, inf};
+		hi = V2{-inf, -inf};
+		for (int i = 0; i < chunk.n; i++)
+		{
+			lls[i] = stored_lonlat(chunk.e[i].x, chunk.e[i].y);
+			lo = V2{std::min(lo[0], lls[i].lon), std::min(lo[1], lls[i].lat)};
+			hi = V2{std::max(hi[0], lls[i].lon), std::max(hi[1], lls[i].lat)};
+		}
+	}
+	return LonLatExtent{{lo[0], lo[1]}, {hi[0], hi[1]}};
+}
+
+/*
+ * The chord model of a chunk's points (chord_model.h; e: the extent of their
+ * stored lon/lat), false when they spread too far for it to decide much, or
+ * are too few to pay for its trigonometry.
  */
 bool
-chunk_chord_model(const KnnSearch *s, const LonLat *ll, int n, ChordModel *m)
+chunk_chord_model(const KnnSearch *s, const LonLatExtent &e, int n, ChordModel *m)
 {
 	if (n < 3)
 		return false;
-	double lon_lo = ll[0].lon, lon_hi = ll[0].lon, lat_lo = ll[0].lat, lat_hi = ll[0].lat;
-	for (int i = 1; i < n; i++)
-	{
-		lon_lo = std::min(lon_lo, ll[i].lon);
-		lon_hi = std::max(lon_hi, ll[i].lon);
-		lat_lo = std::min(lat_lo, ll[i].lat);
-		lat_hi = std::max(lat_hi, ll[i].lat);
-	}
 	constexpr double kMaxSpanDeg = kChordModelMaxSpan * 180.0 / M_PI;
-	if (lon_hi - lon_lo > kMaxSpanDeg || lat_hi - lat_lo > kMaxSpanDeg)
+	if (e.hi[0] - e.lo[0] > kMaxSpanDeg || e.hi[1] - e.lo[1] > kMaxSpanDeg)
 		return false;
-	*m = chord_model(s->q, 0.5 * (lon_lo + lon_hi) * kRadPerDeg,
-					 0.5 * (lat_lo + lat_hi) * kRadPerDeg);
+	*m = chord_model(s->q, 0.5 * (e.lo[0] + e.hi[0]) * kRadPerDeg,
+					 0.5 * (e.lo[1] + e.hi[1]) * kRadPerDeg);
 	return true;
 }
 
@@ -257,12 +302,11 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		return;
 	}
 	LonLat lls[kSearchChunk];
-	for (int i = 0; i < chunk.n; i++)
-		lls[i] = stored_lonlat(chunk.e[i].x, chunk.e[i].y);
+	LonLatExtent extent = chunk_lonlats(chunk, lls);
 	ChordModel model;
 	bool modelled = !chunk.in_region && s->keys.near_side_keys &&
 					(s->chord_keys.n > 0 || s->chord_keys.never) &&
-					chunk_chord_model(s, lls, chunk.n, &model);
+					chunk_chord_model(s, extent, chunk.n, &model);
 	if (!modelled)
 	{
 		for (int i = 0; i < chunk.n; i++)
