@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "chord_batch.h"
+#include "chord_key_cases.h"
 #include "chord_model.h"
 #include "region.h"
 #include "search_keys.h"
@@ -30,37 +31,17 @@ bits_of(double x)
 	return b;
 }
 
-/* The keys of one trial: the modes an ordered or filtered scan builds chord tests from. */
+/*
+ * The keys of one trial: chord_key_case's kinds, and a ring whose outer
+ * circle lies near the inner one (both of its tests decide in one chunk).
+ */
 std::vector<RegionTest>
-trial_regions(int trial, GeoPoint cg, double radius)
+trial_regions(int trial, LonLat c, GeoPoint cg, double radius)
 {
-	std::vector<RegionTest> regions;
-	switch (trial % 6)
-	{
-		case 0:
-			regions.push_back(region_test(cg, radius, true, RegionMode::dist_gt));
-			break;
-		case 1:
-			regions.push_back(region_test(cg, radius, false, RegionMode::dist_ge));
-			break;
-		case 2: /* a ring: outside the inner circle, within the outer */
-			regions.push_back(region_test(cg, radius, true, RegionMode::outside));
-			regions.push_back(region_test(cg, radius * 2.0, true, RegionMode::within, true));
-			break;
-		case 3:
-			regions.push_back(region_test(cg, radius, true, RegionMode::dist_le));
-			break;
-		case 4: /* a ring whose outer circle lies near the inner one */
-			regions.push_back(region_test(cg, radius, true, RegionMode::dist_gt));
-			regions.push_back(region_test(cg, radius * 1.001, true, RegionMode::within, true));
-			break;
-		default: /* a key around another centre: not every key is a chord test */
-			regions.push_back(region_test(cg, radius, true, RegionMode::dist_gt));
-			regions.push_back(region_test(geographic_point(LonLat{cg.lon * 90.0 / M_PI, 0.0}), 1e7,
-										  true, RegionMode::within));
-			break;
-	}
-	return regions;
+	if (trial % (kChordKeyCases + 1) < kChordKeyCases)
+		return chord_key_case(trial % (kChordKeyCases + 1), c, cg, radius);
+	return {region_test(cg, radius, true, RegionMode::dist_gt),
+			region_test(cg, radius * 1.001, true, RegionMode::within, true)};
 }
 
 typedef void (*BatchFn)(const ChordKeys &, const ChordModel &, const LonLat *, int, ChordBatch *);
@@ -111,18 +92,14 @@ TEST(ChordBatch, IsChordModelMatchPointByPoint)
 		GeoPoint cg = geographic_point(c);
 		Vec3 q = unit_vector(cg);
 		double radius = 1e3 * std::pow(10.0, 4.0 * u(rng));
-		std::vector<RegionTest> regions = trial_regions(trial, cg, radius);
+		std::vector<RegionTest> regions = trial_regions(trial, c, cg, radius);
 		SpatialKeys keys = spatial_keys(regions.data(), (int) regions.size());
 		ChordKeys ck = chord_keys(keys, q);
 		ASSERT_GT(ck.n, 0) << "trial " << trial;
 		/* a chunk on the circle, at a random bearing, of a random size */
 		double span = 0.002 + 0.5 * u(rng) * u(rng);
-		double angle = radius / 6371008.8, bearing = 2.0 * M_PI * u(rng);
-		double lat = std::asin(std::sin(cg.lat) * std::cos(angle) +
-							   std::cos(cg.lat) * std::sin(angle) * std::cos(bearing));
-		double lon = cg.lon + std::atan2(std::sin(bearing) * std::sin(angle) * std::cos(cg.lat),
-										 std::cos(angle) - std::sin(cg.lat) * std::sin(lat));
-		lon = std::remainder(lon, 2.0 * M_PI);
+		LonLat on = point_on_circle(cg, radius, 2.0 * M_PI * u(rng));
+		double lon = on.lon, lat = on.lat;
 		ChordModel m = chord_model(q, lon, lat);
 		int n = trial % 33;
 		LonLat lls[kChordBatchMax];

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "chord_key_cases.h"
 #include "chord_model.h"
 #include "geodesic_bracket.h"
 #include "region.h"
@@ -280,40 +281,15 @@ TEST(ChordModel, KeysDecideAsTheExactTest)
 		GeoPoint cg = geographic_point(c);
 		Vec3 q = unit_vector(cg);
 		double radius = 1e3 * std::pow(10.0, 4.0 * u(rng)); /* 1 km to 10,000 km */
-		std::vector<RegionTest> regions;
-		switch (trial % 5)
-		{
-			case 0:
-				regions.push_back(region_test(cg, radius, true, RegionMode::dist_gt));
-				break;
-			case 1:
-				regions.push_back(region_test(cg, radius, true, RegionMode::dist_ge));
-				break;
-			case 2:
-				regions.push_back(region_test(cg, radius, true, RegionMode::outside));
-				regions.push_back(region_test(cg, radius * 2.0, true, RegionMode::within, true));
-				break;
-			case 3:
-				regions.push_back(region_test(cg, radius, true, RegionMode::dist_le));
-				break;
-			default: /* a key around another centre is left to the exact test */
-				regions.push_back(region_test(cg, radius, true, RegionMode::dist_gt));
-				regions.push_back(region_test(geographic_point(LonLat{c.lon, c.lat * 0.5}), 1e7,
-											  true, RegionMode::within));
-				break;
-		}
+		std::vector<RegionTest> regions = chord_key_case(trial % kChordKeyCases, c, cg, radius);
 		SpatialKeys keys = spatial_keys(regions.data(), (int) regions.size());
 		ChordKeys ck = chord_keys(keys, q);
 		/* patches on the circle: at the radius from the centre, bearing at random */
 		for (int patch = 0; patch < 20; patch++)
 		{
 			double span = 0.002 + 0.5 * u(rng) * u(rng);
-			double angle = radius / 6371008.8, bearing = 2.0 * M_PI * u(rng);
-			double lat = std::asin(std::sin(cg.lat) * std::cos(angle) +
-								   std::cos(cg.lat) * std::sin(angle) * std::cos(bearing));
-			double lon = cg.lon + std::atan2(std::sin(bearing) * std::sin(angle) * std::cos(cg.lat),
-											 std::cos(angle) - std::sin(cg.lat) * std::sin(lat));
-			lon = std::remainder(lon, 2.0 * M_PI);
+			LonLat on = point_on_circle(cg, radius, 2.0 * M_PI * u(rng));
+			double lon = on.lon, lat = on.lat;
 			ChordModel m = chord_model(q, lon, lat);
 			Ecef ce = ecef_of(q);
 			ChordModel em = ellipsoid_chord_model(
