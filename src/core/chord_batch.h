@@ -1,12 +1,13 @@
 /*
- * The chord model's verdicts (chord_model_match) on a whole chunk of points at
- * once, four to a vector register where the CPU has AVX2 and two elsewhere. A keyset page far out
- * or a ring's hole decides ~1,000 points of the ~30 chunks its circle cuts this way; one at a time,
- * each point paid the model's ~20 operations in sequence and a branch on its side of the circle
- * that no predictor learns (half of a cut chunk's points lie on each side). Here the arithmetic
- * runs 2-4 points per operation and the verdicts come out as bit masks, so the caller visits only
- * the points that pass or need the exact test, in their order, and a dropped point costs no branch
- * at all.
+ * The chord model's verdicts (chord_model_match) on a whole chunk of points
+ * at once, four to a vector register where the CPU has AVX2 and two
+ * elsewhere. A keyset page far out or a ring's hole decides ~1,000 points of
+ * the ~30 chunks its circle cuts this way; one at a time, each point paid the
+ * model's ~20 operations in sequence and a branch on its side of the circle
+ * that no predictor learns (half of a cut chunk's points lie on each side).
+ * Here the arithmetic runs 2-4 points per operation and the verdicts come out
+ * as bit masks, so the caller visits only the points that pass or need the
+ * exact test, in their order, and a dropped point costs no branch at all.
  *
  * Every lane computes what chord_model_match computes, in the same order of
  * operations (the build contracts nothing: -ffp-contract=off), so the ranges
@@ -33,7 +34,10 @@ struct ChordBatch
 	double hi[kChordBatchMax];
 };
 
-/* The two paths (the unit tests run both), and whether this CPU can run the AVX2 one. */
+/*
+ * The two paths (the unit tests run both), and whether this CPU can run the
+ * AVX2 one. Off x86-64 the "AVX2" path is the portable one under another name.
+ */
 void chord_model_match_batch_portable(const ChordKeys &ck, const ChordModel &m, const LonLat *lls,
 									  int n, ChordBatch *out);
 void chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const LonLat *lls,

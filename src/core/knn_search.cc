@@ -120,7 +120,8 @@ chunk_lonlats(const SearchChunk &chunk, LonLat *lls)
 		memcpy(&v, &chunk.e[i].x, sizeof v);
 		memcpy(&lls[i], &v, sizeof v);
 		finite += v - v;
-		M2 below = v<lo, above = v> hi;
+		M2 below = (v < lo);
+		M2 above = (v > hi);
 		lo = (V2) (((M2) v & below) | ((M2) lo & ~below));
 		hi = (V2) (((M2) v & above) | ((M2) hi & ~above));
 	}
