@@ -357,6 +357,13 @@ uniform_payloads(Page page, int n)
 	return (const char *) page + GeoidxLeafTop(page);
 }
 
+/* Where a leaf's payloads end, when this scan tests them before the entries and they allow it. */
+inline const char *
+payloads_first_top(GeoidxScanOpaque so, Page page, int n)
+{
+	return payloads_first(so) ? uniform_payloads(page, n) : NULL;
+}
+
 static_assert(GEOIDX_CHUNK <= 32, "a chunk's entries are bits of a uint32");
 
 /*
@@ -384,15 +391,16 @@ passing_payloads(GeoidxScanOpaque so, Page page, const char *top, int size, int 
  * the sink. Where every filter reads a fixed place of a payload and the leaf's
  * payloads have one size, the payloads are tested first and only the entries
  * of those that pass are read: a rare category reads the chunk's payloads and
- * not its entries (bench/PROFILES.md, KF); passing is then what
- * passing_payloads found, or NULL to test them here. box is the chunk's,
+ * not its entries (bench/PROFILES.md, KF): top is then the leaf's
+ * payloads_first_top (NULL otherwise), and passing what passing_payloads
+ * found, or NULL to test them here. box is the chunk's,
  * unpacked by the caller; it is read only by an ordered scan or for a verdict
  * of maybe.
  */
 void
 visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page, int first,
 			geoidx::Verdict v, const geoidx::Box3 &box, const geoidx::SearchItem *knn_page,
-			const uint32 *passing)
+			const char *top, const uint32 *passing)
 {
 	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 	int n = GeoidxPageCount(page);
@@ -405,7 +413,6 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 		chunk->n = 0;
 		chunk->in_region = (v == geoidx::Verdict::inside);
 	}
-	const char *top = payloads_first(so) ? uniform_payloads(page, n) : NULL;
 	/* an unordered scan decides most points of a chunk its circle cuts without trigonometry */
 	geoidx::ChordModel model;
 	bool modelled = knn_page == NULL && v == geoidx::Verdict::maybe && so->nprobes == 0 &&
@@ -554,11 +561,12 @@ knn_visit_rest(void *ctx, geoidx::KnnSearch *, const geoidx::SearchItem &item)
 	Buffer buf = read_page(scan, blk, 0, &page);
 	if (geoidx_page_lsn(scan->indexRelation, buf) == rest->lsn)
 	{
+		const char *top = payloads_first_top(so, page, GeoidxPageCount(page));
 		for (uint64 m = rest->chunks; m != 0; m &= m - 1)
 		{
 			int c = pg_rightmost_one_pos64(m);
 			visit_chunk(scan, so, blk, page, c * GEOIDX_CHUNK, geoidx::Verdict::inside,
-						geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]), &item, NULL);
+						geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]), &item, top, NULL);
 		}
 		UnlockReleaseBuffer(buf);
 		return;
@@ -688,7 +696,7 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 			visits[nvisit++] = ChunkVisit{first, v, box};
 		}
 		/* a filter's payloads of every chunk first, the entries that pass asked for meanwhile */
-		const char *top = entries_first ? NULL : uniform_payloads(page, n);
+		const char *top = payloads_first_top(so, page, n);
 		uint32 passing[GEOIDX_LEAF_CHUNKS];
 		if (top != NULL)
 			for (int k = 0; k < nvisit; k++)
@@ -701,7 +709,7 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 			if (leave)
 				for (int i = cv.first; i < Min(n, cv.first + GEOIDX_CHUNK); i++)
 					handed[nhanded++] = geoidx_tid_to_row(&GeoidxLeafEntries(page)[i].tid);
-			visit_chunk(scan, so, blk, page, cv.first, cv.v, cv.box, knn_page,
+			visit_chunk(scan, so, blk, page, cv.first, cv.v, cv.box, knn_page, top,
 						top != NULL ? &passing[k] : NULL);
 		}
 		if (left != 0)
