@@ -1,8 +1,11 @@
 -- Unordered index scans hand rows over in heap order, a batch at a time
 -- (src/core/heap_order.h): every row once, the same rows as PostGIS, and the
 -- ctids rising within each batch, so a 24,000-row answer over a heap in random
--- order has only a few descents (one per batch); in index order it has
--- thousands. Index-only scans stay in index order.
+-- order has one descent per batch; in index order it has thousands. The first
+-- batch, one page of 94 rows, already reads more than an eighth of the heap's
+-- 500 pages: the second batch holds the rest, so there is one descent (growing
+-- eight times a batch, there were three, each batch reading most of the heap
+-- again). Index-only scans stay in index order.
 SELECT setseed(0.3);
 CREATE TABLE ho (id int, pos geometry(Point, 4326));
 INSERT INTO ho SELECT i, ST_SetSRID(ST_MakePoint(10 * random(), 10 * random()), 4326)
@@ -17,8 +20,9 @@ CREATE TEMP TABLE got AS
 SELECT row_number() OVER () AS n, ctid AS c, id FROM ho
 WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(5 5)', 400000);
 SELECT count(*) > 20000 AS large, count(*) = count(DISTINCT id) AS each_once FROM got;
-SELECT count(*) FILTER (WHERE c < prev) <= 6 AS few_descents
-FROM (SELECT c, lag(c) OVER (ORDER BY n) AS prev FROM got) w;
+SELECT pg_relation_size('ho') / current_setting('block_size')::int AS heap_pages;
+SELECT count(*) FILTER (WHERE c < prev) AS descents, min(n) FILTER (WHERE c < prev) - 1 AS first_batch
+FROM (SELECT n, c, lag(c) OVER (ORDER BY n) AS prev FROM got) w;
 RESET enable_seqscan;
 SET enable_indexscan = off;
 SELECT count(*) AS only_geoidx FROM (SELECT id FROM got EXCEPT

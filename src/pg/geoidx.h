@@ -452,8 +452,8 @@ typedef struct GeoidxScanOpaqueData
 	 * unordered: the rows of the last batch of pages read, handed over in heap
 	 * order (sorted[], copied in the order of src/core/heap_order.h) unless the
 	 * scan is index-only. A batch is one page, then grows to batch_target
-	 * rows, which grows with each batch: a LIMIT reads little, a large answer
-	 * is ordered in few large batches.
+	 * rows, which grows with each batch (next_batch_target): a LIMIT reads
+	 * little, an answer spread over the heap is ordered in two batches.
 	 */
 	GeoidxScanHit *hits;
 	int nhits;
@@ -461,6 +461,7 @@ typedef struct GeoidxScanOpaqueData
 	int pos;
 	GeoidxScanHit *sorted; /* NULL: the rows go in the order they were found */
 	int batch_target;
+	BlockNumber heap_blocks;      /* the heap's size, once a batch needs it */
 	ItemPointerData *bitmap_tids; /* bitmap: the TIDs of the last page read */
 	int nbitmap;
 	int capbitmap;

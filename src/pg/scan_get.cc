@@ -181,6 +181,25 @@ constexpr int kBatchMax = (int) geoidx::kHeapOrderMax - kBatchPageRows;
 static_assert(kBatchMax > 8 * kBatchPageRows, "a batch must hold many pages");
 
 /*
+ * The rows the batch after one of nhits rows on blocks heap pages should
+ * gather. The first batch is one page, for a LIMIT; then eight times the last,
+ * while a batch's pages are few against the table's. A batch that already read
+ * an eighth of the table's pages says the answer is spread over all of them:
+ * each further batch would read most of the table again (three sweeps of
+ * seed 1's 711 pages for a 17k-row answer, bench/PROFILES.md, limit R1), so
+ * the next gathers the rest of the answer, up to what one batch can order.
+ */
+int
+next_batch_target(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blocks)
+{
+	if (so->heap_blocks == InvalidBlockNumber && scan->heapRelation != NULL)
+		so->heap_blocks = RelationGetNumberOfBlocks(scan->heapRelation);
+	if (so->heap_blocks != InvalidBlockNumber && (uint64) blocks * 8 >= so->heap_blocks)
+		return kBatchMax;
+	return Min(Max(1024, 8 * so->nhits), kBatchMax);
+}
+
+/*
  * Read the next batch of an unordered scan: pages until batch_target rows
  * match (or the tree is done), then their heap order, so that the executor
  * reads each heap page once per batch. An index-only scan reads no heap and
@@ -211,15 +230,16 @@ next_batch(IndexScanDesc scan, GeoidxScanOpaque so)
 	GeoidxScanHit *sorted = (GeoidxScanHit *) geoidx_scan_array(so, GEOIDX_SCAN_SORTED,
 																sizeof(GeoidxScanHit) * so->nhits);
 	constexpr int kAhead = 8;
+	BlockNumber blocks = 0;
 	for (int j = 0; j < so->nhits; j++)
 	{
 		if (j + kAhead < so->nhits)
 			__builtin_prefetch(&so->hits[geoidx::heap_order_place(keys[j + kAhead])]);
 		sorted[j] = so->hits[geoidx::heap_order_place(keys[j])];
+		blocks += j == 0 || (keys[j] >> 32) != (keys[j - 1] >> 32);
 	}
 	so->sorted = sorted;
-	/* the first batch is one page, for a LIMIT; then eight times the last */
-	so->batch_target = Min(Max(1024, 8 * so->nhits), kBatchMax);
+	so->batch_target = next_batch_target(scan, so, blocks);
 }
 
 /* Return the next row of an unordered scan, reading batches until one has a match. */
