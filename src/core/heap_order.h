@@ -32,6 +32,13 @@ heap_order_place(uint64_t key)
 	return (size_t) (key & 0xFFFF);
 }
 
+/* The heap block of a key: a batch counts the pages it reads by its keys' blocks. */
+inline uint32_t
+heap_order_block(uint64_t key)
+{
+	return (uint32_t) (key >> 32);
+}
+
 /*
  * Sort n keys by heap position, with scratch room for n more: an LSD radix
  * sort on the six bytes above the place, skipping a byte every key shares (the

@@ -236,7 +236,8 @@ next_batch(IndexScanDesc scan, GeoidxScanOpaque so)
 		if (j + kAhead < so->nhits)
 			__builtin_prefetch(&so->hits[geoidx::heap_order_place(keys[j + kAhead])]);
 		sorted[j] = so->hits[geoidx::heap_order_place(keys[j])];
-		blocks += j == 0 || (keys[j] >> 32) != (keys[j - 1] >> 32);
+		blocks +=
+			j == 0 || geoidx::heap_order_block(keys[j]) != geoidx::heap_order_block(keys[j - 1]);
 	}
 	so->sorted = sorted;
 	so->batch_target = next_batch_target(scan, so, blocks);

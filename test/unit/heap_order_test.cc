@@ -43,6 +43,7 @@ TEST(HeapOrder, KeyKeepsBlockOffsetAndPlace)
 {
 	uint64_t k = geoidx::heap_order_key(0xFEDCBA98u, 0x1234, 65535);
 	EXPECT_EQ(k >> 32, 0xFEDCBA98u);
+	EXPECT_EQ(geoidx::heap_order_block(k), 0xFEDCBA98u);
 	EXPECT_EQ((k >> 16) & 0xFFFF, 0x1234u);
 	EXPECT_EQ(geoidx::heap_order_place(k), 65535u);
 	EXPECT_LT(geoidx::heap_order_key(1, 2, 9), geoidx::heap_order_key(1, 3, 0));
