@@ -42,3 +42,32 @@ RESET enable_seqscan;
 RESET enable_bitmapscan;
 RESET enable_indexscan;
 DROP TABLE ho;
+-- An answer sparse against its heap (4,047 rows over 3,637 pages, fillfactor
+-- 10): the first batch, 166 rows, reads fewer than an eighth of the pages, so
+-- the second is only eight times as large (a LIMIT past the first page reads
+-- no more than that), and the third, after a batch that did read an eighth,
+-- is the rest.
+SELECT setseed(0.7);
+CREATE TABLE hs (id int, pos geometry(Point, 4326)) WITH (fillfactor = 10);
+INSERT INTO hs SELECT i, ST_SetSRID(ST_MakePoint(10 * random(), 10 * random()), 4326)
+FROM generate_series(1, 40000) i;
+CREATE INDEX hs_pos ON hs USING geoidx (pos);
+VACUUM ANALYZE hs;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT pg_relation_size('hs') / current_setting('block_size')::int AS heap_pages;
+EXPLAIN (COSTS OFF) SELECT ctid FROM hs WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(5 5)', 200000);
+CREATE TEMP TABLE gs AS
+SELECT row_number() OVER () AS n, ctid AS c FROM hs
+WHERE geoidx_dwithin(pos, 'SRID=4326;POINT(5 5)', 200000);
+SELECT batch, count(*) AS batch_rows, count(DISTINCT (c::text::point)[0]) AS batch_pages
+FROM (SELECT c, 1 + count(*) FILTER (WHERE c < prev) OVER (ORDER BY n) AS batch
+	FROM (SELECT n, c, lag(c) OVER (ORDER BY n) AS prev FROM gs) w) b
+GROUP BY batch ORDER BY batch;
+SELECT count(*) AS only_geoidx FROM (SELECT c FROM gs EXCEPT
+	SELECT ctid FROM hs WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(5 5)'::geography, 200000)) d;
+SELECT count(*) AS only_postgis FROM (SELECT ctid FROM hs
+	WHERE ST_DWithin(pos::geography, 'SRID=4326;POINT(5 5)'::geography, 200000) EXCEPT SELECT c FROM gs) d;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+DROP TABLE hs;
