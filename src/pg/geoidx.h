@@ -461,6 +461,12 @@ typedef struct GeoidxScanOpaqueData
 	int pos;
 	GeoidxScanHit *sorted; /* NULL: the rows go in the order they were found */
 	int batch_target;
+	/*
+	 * the heap pages the last batch read (0: it sets no next size), which size
+	 * the next batch when the scan asks for one: a scan that stops after a
+	 * batch (a small answer, a LIMIT) never reads the heap's size
+	 */
+	BlockNumber batch_blocks;
 	BlockNumber heap_blocks;      /* the heap's size, once a batch needs it */
 	ItemPointerData *bitmap_tids; /* bitmap: the TIDs of the last page read */
 	int nbitmap;

@@ -243,6 +243,7 @@ geoidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int
 	so->nhits = so->pos = 0;
 	so->sorted = NULL;
 	so->batch_target = 1;
+	so->batch_blocks = 0;
 	so->heap_blocks = InvalidBlockNumber;
 	so->capbitmap = 0;
 	so->bitmap_tids = NULL;

@@ -208,6 +208,10 @@ next_batch_target(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blocks)
 void
 next_batch(IndexScanDesc scan, GeoidxScanOpaque so)
 {
+	/* the batch before sets this one's size, now that the scan asks for it */
+	if (so->batch_blocks > 0)
+		so->batch_target = next_batch_target(scan, so, so->batch_blocks);
+	so->batch_blocks = 0;
 	so->nhits = so->pos = 0;
 	so->sorted = NULL;
 	MemoryContextReset(so->batch_cxt);
@@ -240,7 +244,7 @@ next_batch(IndexScanDesc scan, GeoidxScanOpaque so)
 			j == 0 || geoidx::heap_order_block(keys[j]) != geoidx::heap_order_block(keys[j - 1]);
 	}
 	so->sorted = sorted;
-	so->batch_target = next_batch_target(scan, so, blocks);
+	so->batch_blocks = blocks;
 }
 
 /* Return the next row of an unordered scan, reading batches until one has a match. */
