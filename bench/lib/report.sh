@@ -138,7 +138,8 @@ verdict() {
   awk -v x="$1" -v op="$2" -v l="$3" 'BEGIN { ok = (op == ">=") ? (x >= l) : (x <= l); print ok ? "PASS" : "FAIL" }'
 }
 
-# The build rows of the targets table (no transport in them).
+# The build rows of the targets table (no transport in them); called by
+# targets_table, whose row() it prints with.
 builds_targets() {
   local r gv gn zd
   r=$(ratio "$(build_median_ms seed2_geoidx)" "$(build_median_ms seed2_gist_geom)")
