@@ -261,6 +261,12 @@ extern void geoidx_log_downlink(Relation index, Buffer parent, int i, Buffer chi
 								const geoidx::Box3 &rbox, XLogRecPtr nsn);
 extern void geoidx_log_vacuum_leaf(Relation index, Buffer leaf, const bool *keep);
 extern void geoidx_log_build(Relation index);
+extern void geoidx_wal_rmgr_init(void);
+extern bool geoidx_own_leaf_append(Relation index, Buffer leaf, const GeoidxLeafEntry *entry,
+								   const char *payload, Size payload_size, const geoidx::Box3 *box,
+								   XLogRecPtr *lsn);
+extern bool geoidx_own_entry_enlarge(Relation index, Buffer buf, int i, const geoidx::Box3 &b,
+									 XLogRecPtr *lsn);
 extern void geoidx_log_init_fork_page(Relation index, BlockNumber blk, Page page);
 
 /* fault.cc: test-only fault points after WAL records (geoidx.fault_point) */

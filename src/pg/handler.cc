@@ -362,6 +362,7 @@ _PG_init(void)
 	geoidx_install_junk_distance();
 	geoidx_cover_cache_init();
 	geoidx_fault_init();
+	geoidx_wal_rmgr_init();
 	geoidx_entry_grid_init();
 	geoidx_build_parallel_init();
 	geoidx_relopt_kind = add_reloption_kind();

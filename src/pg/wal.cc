@@ -2,7 +2,9 @@
  * WAL: one function per record.
  *
  * Every change geoidx makes to a page of a built index is one of the records
- * below, and each record is written by exactly one function here: it starts a
+ * below, and each record is written by exactly one function here: where
+ * geoidx is preloaded, a leaf append and an enlargement are records of
+ * geoidx's own (wal_rmgr.cc); otherwise, and for the rest, it starts a
  * generic WAL record, registers its buffers (never more than the four generic
  * WAL allows), changes the registered copies through page.cc, finishes the
  * record, and passes its fault point (fault.cc). README "Concurrency and WAL"
@@ -82,6 +84,12 @@ void
 geoidx_log_leaf_append(Relation index, Buffer leaf, const GeoidxLeafEntry *entry,
 					   const char *payload, Size payload_size, const geoidx::Box3 *box)
 {
+	XLogRecPtr lsn;
+	if (geoidx_own_leaf_append(index, leaf, entry, payload, payload_size, box, &lsn))
+	{
+		geoidx_fault(index, GEOIDX_FAULT_LEAF_APPEND, lsn);
+		return;
+	}
 	GenericXLogState *st = GenericXLogStart(index);
 	Page p = GenericXLogRegisterBuffer(st, leaf, 0);
 	geoidx_leaf_append(p, entry, payload, payload_size, box);
@@ -92,6 +100,12 @@ geoidx_log_leaf_append(Relation index, Buffer leaf, const GeoidxLeafEntry *entry
 void
 geoidx_log_entry_enlarge(Relation index, Buffer buf, int i, const geoidx::Box3 &b)
 {
+	XLogRecPtr lsn;
+	if (geoidx_own_entry_enlarge(index, buf, i, b, &lsn))
+	{
+		geoidx_fault(index, GEOIDX_FAULT_ENTRY_ENLARGE, lsn);
+		return;
+	}
 	GenericXLogState *st = GenericXLogStart(index);
 	Page p = GenericXLogRegisterBuffer(st, buf, 0);
 	geoidx_internal_enlarge(p, i, b);

@@ -1,6 +1,10 @@
-# Physical replication: a primary with wal_consistency_checking = 'generic'
-# (every generic WAL record carries the page images it must produce, and the
-# standby's redo fails on the first difference) and a streaming hot standby.
+# Physical replication: a primary with wal_consistency_checking =
+# 'generic,geoidx' (every generic WAL record and every record of geoidx's own
+# carries the page images it must produce, and the standby's redo fails on
+# the first difference) and a streaming hot standby. Both preload geoidx, so
+# an insert's leaf appends and box enlargements are geoidx's own records
+# (src/pg/wal_rmgr.cc; pg_walinspect counts them); 070_filtered_knn's standby
+# replays the same changes as generic WAL.
 #
 # The primary goes through a bulk build, inserts that split leaves, internal
 # pages and the root (a table that starts as a one-leaf index and grows to
@@ -33,7 +37,9 @@ $primary->append_conf('postgresql.conf', qq{
 shared_buffers = 128MB
 max_wal_size = 4GB
 checkpoint_timeout = 30min
-wal_consistency_checking = 'generic'
+shared_preload_libraries = 'geoidx'  # the standby's copy of this file too
+wal_consistency_checking = 'generic,geoidx'
+wal_keep_size = 2GB  # pg_walinspect reads what the standby replayed
 maintenance_work_mem = 64MB
 work_mem = 32MB
 hot_standby_feedback = on
@@ -43,8 +49,10 @@ geoidx.rewrite_postgis = off  # PostGIS's SQL here is a reference
 $primary->start;
 $primary->safe_psql('postgres', q{
 	CREATE EXTENSION geoidx CASCADE;
+	CREATE EXTENSION pg_walinspect;
 	SELECT pg_create_physical_replication_slot('standby_slot');
 });
+my $wal_start = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
 $primary->backup('base');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
@@ -313,6 +321,15 @@ is($standby->safe_psql('postgres', 'SELECT count(*) FROM pts'), $primary->safe_p
 
 # --- 8. promotion, and writes on the new primary ---------------------------------
 eval { wait_for_replay($primary, $standby); 1 } or standby_failed('before promotion', $@);
+my %wal = map { split /\|/ } grep { /\|/ } split /\n/, $primary->safe_psql('postgres', qq{
+	SELECT resource_manager || '/' || record_type, count(*)
+	FROM pg_get_wal_records_info('$wal_start', pg_current_wal_flush_lsn())
+	WHERE resource_manager IN ('geoidx', 'Generic') GROUP BY 1});
+my $generic = 0;
+$generic += $wal{$_} for grep { /^Generic/ } keys %wal;
+cmp_ok($wal{'geoidx/LEAF_APPEND'} // 0, '>', 0, "the standby replayed geoidx's own leaf appends (" . ($wal{'geoidx/LEAF_APPEND'} // 0) . ')');
+cmp_ok($wal{'geoidx/ENTRY_ENLARGE'} // 0, '>', 0, "the standby replayed geoidx's own enlargements (" . ($wal{'geoidx/ENTRY_ENLARGE'} // 0) . ')');
+cmp_ok($generic, '>', 0, "the standby replayed generic WAL records: splits and VACUUM ($generic)");
 $primary->stop('fast');
 $standby->promote;
 $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'the standby was not promoted';

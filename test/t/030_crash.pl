@@ -1,5 +1,9 @@
-# Crash recovery, with wal_consistency_checking = 'generic' (redo that does
-# not reproduce the original page fails recovery).
+# Crash recovery, with wal_consistency_checking = 'generic,geoidx' (redo that
+# does not reproduce the original page fails recovery). geoidx is preloaded,
+# so an insert's leaf appends and box enlargements are logged by geoidx's own
+# records (src/pg/wal_rmgr.cc) while geoidx.own_wal_records is on and by
+# generic WAL while it is off; pg_walinspect counts which records each crash
+# replayed.
 #
 # First, crashes whose outcome is known: an all-zero page at the end of the
 # index (what a crash between a split's relation extension and its WAL record
@@ -11,7 +15,9 @@
 #
 # Then random cycles. Each starts writers (pgbench, 2 clients: clustered and
 # uniform inserts, updates that keep moving the same rows, deletes) and a
-# VACUUM loop, lets them run for a random moment, and then crashes the server
+# VACUUM loop, lets them run for a random moment (geoidx.own_wal_records is
+# switched halfway, so that each recovery replays both kinds of records on the
+# same pages), and then crashes the server
 # in one of two ways:
 #   immediate  pg_ctl stop -m immediate, then start;
 #   kill9      kill -9 of a backend found in pg_stat_activity (a writer or the
@@ -46,7 +52,9 @@ $node->append_conf('postgresql.conf', qq{
 shared_buffers = 128MB
 max_wal_size = 4GB
 checkpoint_timeout = 30min
-wal_consistency_checking = 'generic'
+shared_preload_libraries = 'geoidx'
+wal_consistency_checking = 'generic,geoidx'
+wal_keep_size = 2GB  # pg_walinspect reads what each recovery replayed
 jit = off
 autovacuum = off
 restart_after_crash = on
@@ -70,6 +78,33 @@ sub recovery_failed
 	exit 1;
 }
 
+# Switch geoidx.own_wal_records (a reload); with $wait, until new sessions see it.
+sub set_own_records
+{
+	my ($on, $wait) = @_;
+	my $v = $on ? 'on' : 'off';
+	$node->safe_psql('postgres', "ALTER SYSTEM SET geoidx.own_wal_records = $v; SELECT pg_reload_conf()");
+	$node->poll_query_until('postgres', "SELECT current_setting('geoidx.own_wal_records') = '$v'")
+	  or die "geoidx.own_wal_records did not become $v"
+	  if $wait;
+	return;
+}
+
+sub wal_insert_lsn { return $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()'); }
+
+# The records written since $lsn (and before the last flush), counted as
+# "geoidx/LEAF_APPEND" => n, "Generic" => n, ...
+sub wal_records_since
+{
+	my ($lsn) = @_;
+	my $out = $node->safe_psql('postgres', qq{
+		SELECT resource_manager || CASE WHEN resource_manager = 'geoidx' THEN '/' || record_type ELSE '' END, count(*)
+		FROM pg_get_wal_records_info('$lsn', pg_current_wal_flush_lsn())
+		WHERE resource_manager IN ('geoidx', 'Generic') GROUP BY 1});
+	my %n = map { split /\|/ } grep { /\|/ } split /\n/, $out;
+	return \%n;
+}
+
 sub crash_restart
 {
 	my ($what) = @_;
@@ -85,6 +120,7 @@ my $nhot = @hot;
 
 $node->safe_psql('postgres', qq{
 	CREATE EXTENSION geoidx CASCADE;
+	CREATE EXTENSION pg_walinspect;
 	SELECT setseed(0.303);
 	CREATE TABLE pts (id bigserial PRIMARY KEY, pos geometry(Point, 4326));
 	INSERT INTO pts (pos)
@@ -294,7 +330,9 @@ sub finish_by_insert
 
 # The scenarios, in an order that builds the shapes each needs: [point, setup
 # (committed first), the statement that reaches the point, whether a split is
-# left unfinished, a check of the shape before the crash].
+# left unfinished, a check of the shape before the crash, and for an append or
+# an enlargement the record that logs it: geoidx's own or generic WAL].
+# geoidx.own_wal_records is on but for the points logged by generic WAL.
 my $hot_insert = fp_rows(3000, 10, 10, 0.0002);
 my @fault_points = (
 	# an empty index: five rows fill the root leaf, the sixth splits it
@@ -307,15 +345,19 @@ my @fault_points = (
 	[ 'downlink-internal', undef, $hot_insert, 0, undef ],
 	[ 'page-split-leaf', undef, $spot_insert, 1, undef ],
 	[ 'downlink-leaf', undef, $hot_insert, 0, undef ],
-	[ 'leaf-append', undef, fp_rows(1, 10, 10, 0.0002), 0, undef ],
+	# the insert's own records, then the same changes logged by generic WAL
+	[ 'leaf-append', undef, fp_rows(1, 10, 10, 0.0002), 0, undef, 'geoidx/LEAF_APPEND' ],
+	[ 'leaf-append', undef, fp_rows(1, 10, 10, 0.0002), 0, undef, 'Generic' ],
 	# far from every box: the root's entry must grow
-	[ 'entry-enlarge', undef, fp_rows(1, -170, -60, 0), 0, undef ],
+	[ 'entry-enlarge', undef, fp_rows(1, -170, -60, 0), 0, undef, 'geoidx/ENTRY_ENLARGE' ],
+	[ 'entry-enlarge', undef, fp_rows(1, 170, 60, 0), 0, undef, 'Generic' ],
 	[ 'vacuum-leaf', 'DELETE FROM fp WHERE id % 7 = 0', 'VACUUM fp', 0, undef ],
 );
 my $fault_t0 = time;
 for my $f (@fault_points)
 {
-	my ($point, $setup, $sql, $want_incomplete, $shape_ok) = @$f;
+	my ($point, $setup, $sql, $want_incomplete, $shape_ok, $record) = @$f;
+	set_own_records(($record // '') ne 'Generic', 1);
 	if (defined $setup)
 	{
 		$node->safe_psql('postgres', $setup);
@@ -327,11 +369,26 @@ for my $f (@fault_points)
 		ok($shape_ok->($before), "fault point $point: the index has the shape that reaches it")
 		  or diag(join(', ', map { "$_ $before->{$_}" } sort keys %$before));
 	}
+	my $lsn = wal_insert_lsn();
 	crash_at_fault_point($point, $sql);
+	if ($record)
+	{
+		my $n = wal_records_since($lsn);
+		my $own = ($n->{'geoidx/LEAF_APPEND'} // 0) + ($n->{'geoidx/ENTRY_ENLARGE'} // 0);
+		if ($record eq 'Generic')
+		{
+			ok($own == 0 && ($n->{Generic} // 0) > 0, "fault point $point: logged by generic WAL, none of geoidx's records")
+			  or diag(explain($n));
+		}
+		else
+		{
+			cmp_ok($n->{$record} // 0, '>=', 1, "fault point $point: logged by geoidx's own record $record") or diag(explain($n));
+		}
+	}
 	my $shape = check_after_fault($point, $want_incomplete);
 	finish_by_insert($point) if $want_incomplete;
-	diag(sprintf('fault point %-20s crashed; then %d entries, depth %d, %d unfinished splits', $point,
-		$shape->{entries}, $shape->{depth}, $shape->{incomplete_splits}));
+	diag(sprintf('fault point %-20s crashed (%s); then %d entries, depth %d, %d unfinished splits', $point,
+		$record // 'own records on', $shape->{entries}, $shape->{depth}, $shape->{incomplete_splits}));
 	$node->safe_psql('postgres', 'CHECKPOINT');
 }
 my $fault_seconds = time - $fault_t0;
@@ -438,6 +495,7 @@ sub wait_restart_after_crash
 
 my (%modes, $incomplete_seen, $cycles_with_incomplete, $verified, @bad_all);
 my ($finished_splits, $damaged_cycles) = (0, 0);
+my ($own_records, $generic_records, $cycles_both) = (0, 0, 0);
 ($incomplete_seen, $cycles_with_incomplete, $verified) = (0) x 3;
 my $max_depth = 0;
 my @modes = ('immediate', 'kill9');
@@ -447,8 +505,15 @@ for my $cycle (1 .. $cycles)
 	my $mode = $modes[ ($cycle - 1) % 2 ];
 	my $note = '';
 	$modes{$mode}++;
+	# own records first in odd pairs of cycles, generic WAL first in even ones
+	my $own_first = int(($cycle - 1) / 2) % 2 == 0;
+	set_own_records($own_first, 1);
+	my $cycle_lsn = wal_insert_lsn();
 	my $load = start_load();
-	sleep(0.5 + rand(2.5));
+	my $pause = 0.5 + rand(2.5);
+	sleep($pause / 2);
+	set_own_records(!$own_first, 0);
+	sleep($pause / 2);
 	my $offset = log_position();
 	if ($mode eq 'immediate')
 	{
@@ -467,6 +532,12 @@ for my $cycle (1 .. $cycles)
 	}
 	my $recovery_log = slurp_file($node->logfile, $offset);
 	unlike($recovery_log, qr/inconsistent page found|PANIC/, "cycle $cycle ($mode): recovery replayed every record consistently");
+	my $nrec = wal_records_since($cycle_lsn);
+	my $own_n = ($nrec->{'geoidx/LEAF_APPEND'} // 0) + ($nrec->{'geoidx/ENTRY_ENLARGE'} // 0);
+	$own_records += $own_n;
+	$generic_records += $nrec->{Generic} // 0;
+	$cycles_both++ if $own_n > 0 && ($nrec->{Generic} // 0) > 0;
+	$note .= sprintf(', %d own and %d generic records', $own_n, $nrec->{Generic} // 0);
 
 	# the index must be usable as a whole after recovery: its statistics, a
 	# full verification, VACUUM (which reads every page), and the answers
@@ -530,6 +601,11 @@ for my $cycle (1 .. $cycles)
 	# bound the WAL the next recovery replays
 	$node->safe_psql('postgres', 'CHECKPOINT');
 }
+
+cmp_ok($own_records, '>', 0, "the cycles' recoveries replayed $own_records of geoidx's own records");
+cmp_ok($generic_records, '>', 0, "the cycles' recoveries replayed $generic_records generic WAL records");
+diag("$cycles_both of $cycles cycles replayed both kinds of records");
+set_own_records(1, 1);
 
 # --- after the last cycle: a clean restart, more inserts, a final full check ---
 $node->restart;
