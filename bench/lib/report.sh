@@ -410,7 +410,7 @@ write_report() {
     echo
     echo "$RUN_HEADER"
     echo
-    echo "## Throughput (median tps over $ROUNDS alternated rounds of ${DURATION}s)"
+    echo "## Throughput (median tps over $ROUNDS alternated rounds of ${DURATION}s; W1: $(w1_rounds) rounds of $(w1_seconds)s)"
     echo
     throughput_table
     echo
