@@ -40,13 +40,28 @@ constexpr RmgrId GEOIDX_RMGR_ID = 170;
 constexpr uint8 XLOG_GEOIDX_LEAF_APPEND = 0x00;
 constexpr uint8 XLOG_GEOIDX_ENTRY_ENLARGE = 0x10;
 
-/* A leaf append's block data: this, then the box if has_box, then the payload. */
-struct LeafAppendRecord
+/*
+ * A leaf append's block data, read and written with memcpy (the reader's copy
+ * is not aligned): a header (the payload's size, uint16, and the box's form,
+ * uint8), the entry, the box (one corner when it is a point's, whose corners
+ * are equal; none for a NULL or EMPTY row), then the payload. A point's box
+ * as one corner keeps the record about as small as the generic WAL delta it
+ * replaces.
+ */
+enum BoxForm : uint8
 {
-	GeoidxLeafEntry entry;
-	uint16 payload_size; /* 0: no payload */
-	bool has_box;
+	BOX_NONE = 0,
+	BOX_POINT = 1, /* lo == hi: three doubles */
+	BOX_FULL = 2,  /* six doubles */
 };
+constexpr Size LEAF_APPEND_HEADER = sizeof(uint16) + sizeof(uint8);
+constexpr Size POINT_BOX = sizeof(double) * 3;
+
+Size
+box_bytes(uint8 form)
+{
+	return form == BOX_FULL ? sizeof(geoidx::Box3) : form == BOX_POINT ? POINT_BOX : 0;
+}
 
 /* An enlargement's block data. */
 struct EnlargeRecord
@@ -73,7 +88,8 @@ redo_leaf_append(XLogReaderState *record, Page page)
 {
 	Size len;
 	const char *data = block_data(record, &len);
-	LeafAppendRecord rec;
+	uint16 payload_size;
+	GeoidxLeafEntry entry;
 	geoidx::Box3 box;
 	/* the payload is read as an IndexTuple: copied to aligned memory first */
 	static union
@@ -81,19 +97,30 @@ redo_leaf_append(XLogReaderState *record, Page page)
 		char bytes[BLCKSZ];
 		double align;
 	} payload;
-	if (len < sizeof(rec))
+	if (len < LEAF_APPEND_HEADER + sizeof(entry))
 		elog(PANIC, "geoidx redo: a leaf append of %zu bytes", len);
-	memcpy(&rec, data, sizeof(rec));
-	Size need = sizeof(rec) + (rec.has_box ? sizeof(box) : 0) + rec.payload_size;
-	if (len != need || rec.payload_size > BLCKSZ)
-		elog(PANIC, "geoidx redo: a leaf append of %zu bytes, not %zu", len, need);
-	if (rec.has_box)
-		memcpy(&box, data + sizeof(rec), sizeof(box));
-	memcpy(payload.bytes, data + sizeof(rec) + (rec.has_box ? sizeof(box) : 0), rec.payload_size);
-	if (!GeoidxPageIsLeaf(page) || !geoidx_leaf_fits(page, rec.payload_size))
+	memcpy(&payload_size, data, sizeof(payload_size));
+	uint8 form = (uint8) data[sizeof(payload_size)];
+	if (form > BOX_FULL || payload_size > BLCKSZ ||
+		len != LEAF_APPEND_HEADER + sizeof(entry) + box_bytes(form) + payload_size)
+		elog(PANIC, "geoidx redo: a leaf append of %zu bytes, box form %u, payload of %u bytes",
+			 len, form, payload_size);
+	const char *p = data + LEAF_APPEND_HEADER;
+	memcpy(&entry, p, sizeof(entry));
+	p += sizeof(entry);
+	if (form == BOX_FULL)
+		memcpy(&box, p, sizeof(box));
+	else if (form == BOX_POINT)
+	{
+		memcpy(box.lo, p, POINT_BOX);
+		memcpy(box.hi, p, POINT_BOX);
+	}
+	p += box_bytes(form);
+	memcpy(payload.bytes, p, payload_size);
+	if (!GeoidxPageIsLeaf(page) || !geoidx_leaf_fits(page, payload_size))
 		elog(PANIC, "geoidx redo: a leaf append to a page that is no leaf or has no room");
-	geoidx_leaf_append(page, &rec.entry, rec.payload_size > 0 ? payload.bytes : NULL,
-					   rec.payload_size, rec.has_box ? &box : NULL);
+	geoidx_leaf_append(page, &entry, payload_size > 0 ? payload.bytes : NULL, payload_size,
+					   form != BOX_NONE ? &box : NULL);
 }
 
 void
@@ -151,14 +178,19 @@ geoidx_desc(StringInfo buf, XLogReaderState *record)
 	uint8 info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 	Size len = 0;
 	const char *data = XLogRecGetBlockData(record, 0, &len);
-	if (info == XLOG_GEOIDX_LEAF_APPEND && data != NULL && len >= sizeof(LeafAppendRecord))
+	if (info == XLOG_GEOIDX_LEAF_APPEND && data != NULL &&
+		len >= LEAF_APPEND_HEADER + sizeof(GeoidxLeafEntry))
 	{
-		LeafAppendRecord rec;
-		memcpy(&rec, data, sizeof(rec));
-		appendStringInfo(buf, "heap tid (%u,%u), payload %u bytes%s",
-						 ItemPointerGetBlockNumberNoCheck(&rec.entry.tid),
-						 ItemPointerGetOffsetNumberNoCheck(&rec.entry.tid), rec.payload_size,
-						 rec.has_box ? "" : ", no box");
+		static const char *const forms[] = {"no box", "a point's box", "a box"};
+		uint16 payload_size;
+		GeoidxLeafEntry entry;
+		memcpy(&payload_size, data, sizeof(payload_size));
+		uint8 form = (uint8) data[sizeof(payload_size)];
+		memcpy(&entry, data + LEAF_APPEND_HEADER, sizeof(entry));
+		appendStringInfo(buf, "heap tid (%u,%u), %s, payload %u bytes",
+						 ItemPointerGetBlockNumberNoCheck(&entry.tid),
+						 ItemPointerGetOffsetNumberNoCheck(&entry.tid),
+						 form <= BOX_FULL ? forms[form] : "?", payload_size);
 	}
 	else if (info == XLOG_GEOIDX_ENTRY_ENLARGE && data != NULL && len == sizeof(EnlargeRecord))
 	{
@@ -215,11 +247,13 @@ geoidx_own_leaf_append(Relation index, Buffer leaf, const GeoidxLeafEntry *entry
 {
 	if (!use_own_records(index))
 		return false;
-	LeafAppendRecord rec;
-	memset(&rec, 0, sizeof(rec)); /* no uninitialised padding in the WAL */
-	rec.entry = *entry;
-	rec.payload_size = payload != NULL ? (uint16) payload_size : 0;
-	rec.has_box = box != NULL;
+	char head[LEAF_APPEND_HEADER];
+	uint16 stored_payload = payload != NULL ? (uint16) payload_size : 0;
+	uint8 form = BOX_NONE;
+	if (box != NULL)
+		form = memcmp(box->lo, box->hi, sizeof(box->lo)) == 0 ? BOX_POINT : BOX_FULL;
+	memcpy(head, &stored_payload, sizeof(stored_payload));
+	head[sizeof(stored_payload)] = (char) form;
 	Page page = BufferGetPage(leaf);
 
 	START_CRIT_SECTION();
@@ -227,11 +261,12 @@ geoidx_own_leaf_append(Relation index, Buffer leaf, const GeoidxLeafEntry *entry
 	MarkBufferDirty(leaf);
 	XLogBeginInsert();
 	XLogRegisterBuffer(0, leaf, REGBUF_STANDARD);
-	XLogRegisterBufData(0, (char *) &rec, sizeof(rec));
-	if (box != NULL)
-		XLogRegisterBufData(0, (char *) box, sizeof(*box));
-	if (rec.payload_size > 0)
-		XLogRegisterBufData(0, const_cast<char *>(payload), rec.payload_size);
+	XLogRegisterBufData(0, head, LEAF_APPEND_HEADER);
+	XLogRegisterBufData(0, (char *) entry, sizeof(*entry));
+	if (form != BOX_NONE)
+		XLogRegisterBufData(0, (char *) box, box_bytes(form));
+	if (stored_payload > 0)
+		XLogRegisterBufData(0, const_cast<char *>(payload), stored_payload);
 	*lsn = XLogInsert(GEOIDX_RMGR_ID, XLOG_GEOIDX_LEAF_APPEND);
 	PageSetLSN(page, *lsn);
 	END_CRIT_SECTION();
