@@ -216,7 +216,9 @@ use_own_records(Relation index)
 
 } // namespace
 
-/* Define geoidx.own_wal_records and, when preloaded, register the resource manager; from _PG_init.
+/*
+ * Define geoidx.own_wal_records and, when preloaded, register the resource
+ * manager; called once from _PG_init.
  */
 void
 geoidx_wal_rmgr_init(void)
