@@ -33,7 +33,8 @@ namespace
 /*
  * Not in the wiki's list of custom resource managers
  * (wiki.postgresql.org/wiki/CustomWALResourceManagers) when chosen: 128 is
- * everyone's experimental ID, 129-139 and 241 were taken.
+ * everyone's experimental ID, and the list reserved 129-140 and 241. To be
+ * reserved there before a release.
  */
 constexpr RmgrId GEOIDX_RMGR_ID = 170;
 
