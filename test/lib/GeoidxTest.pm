@@ -53,7 +53,7 @@ use Time::HiRes ();
 use Digest::MD5 ();
 
 push @GeoidxTest::EXPORT, qw(create_queries compare_with_seqscan compare_index_answers
-  wait_for_replay geoidx_shape geoidx_session);
+  wait_for_replay geoidx_shape geoidx_session wal_record_counts);
 
 # Creates (or replaces) the query tables <prefix>_rq (qid, center, metres) and
 # <prefix>_kq (qid, center, k): half of the centres at the given hot spots
@@ -226,6 +226,21 @@ sub wait_for_replay
 		die "the standby did not replay up to $lsn in $timeout s" if time > $deadline;
 		Time::HiRes::sleep(0.1);
 	}
+}
+
+# The records of geoidx's own resource manager and of generic WAL that node
+# wrote from lsn to its last flush, counted by pg_walinspect (which must be
+# created in postgres): { 'geoidx/LEAF_APPEND' => n, 'geoidx/ENTRY_ENLARGE'
+# => n, Generic => n }, the kinds with no record left out.
+sub wal_record_counts
+{
+	my ($node, $lsn) = @_;
+	my $out = $node->safe_psql('postgres', qq{
+		SELECT resource_manager || CASE WHEN resource_manager = 'geoidx' THEN '/' || record_type ELSE '' END, count(*)
+		FROM pg_get_wal_records_info('$lsn', pg_current_wal_flush_lsn())
+		WHERE resource_manager IN ('geoidx', 'Generic') GROUP BY 1});
+	my %n = map { split /\|/ } grep { /\|/ } split /\n/, $out;
+	return \%n;
 }
 
 # geoidx_stats of an index as a hash.

@@ -321,14 +321,10 @@ is($standby->safe_psql('postgres', 'SELECT count(*) FROM pts'), $primary->safe_p
 
 # --- 8. promotion, and writes on the new primary ---------------------------------
 eval { wait_for_replay($primary, $standby); 1 } or standby_failed('before promotion', $@);
-my %wal = map { split /\|/ } grep { /\|/ } split /\n/, $primary->safe_psql('postgres', qq{
-	SELECT resource_manager || '/' || record_type, count(*)
-	FROM pg_get_wal_records_info('$wal_start', pg_current_wal_flush_lsn())
-	WHERE resource_manager IN ('geoidx', 'Generic') GROUP BY 1});
-my $generic = 0;
-$generic += $wal{$_} for grep { /^Generic/ } keys %wal;
-cmp_ok($wal{'geoidx/LEAF_APPEND'} // 0, '>', 0, "the standby replayed geoidx's own leaf appends (" . ($wal{'geoidx/LEAF_APPEND'} // 0) . ')');
-cmp_ok($wal{'geoidx/ENTRY_ENLARGE'} // 0, '>', 0, "the standby replayed geoidx's own enlargements (" . ($wal{'geoidx/ENTRY_ENLARGE'} // 0) . ')');
+my $wal = wal_record_counts($primary, $wal_start);
+my $generic = $wal->{Generic} // 0;
+cmp_ok($wal->{'geoidx/LEAF_APPEND'} // 0, '>', 0, "the standby replayed geoidx's own leaf appends (" . ($wal->{'geoidx/LEAF_APPEND'} // 0) . ')');
+cmp_ok($wal->{'geoidx/ENTRY_ENLARGE'} // 0, '>', 0, "the standby replayed geoidx's own enlargements (" . ($wal->{'geoidx/ENTRY_ENLARGE'} // 0) . ')');
 cmp_ok($generic, '>', 0, "the standby replayed generic WAL records: splits and VACUUM ($generic)");
 $primary->stop('fast');
 $standby->promote;

@@ -92,19 +92,6 @@ sub set_own_records
 
 sub wal_insert_lsn { return $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()'); }
 
-# The records written since $lsn (and before the last flush), counted as
-# "geoidx/LEAF_APPEND" => n, "Generic" => n, ...
-sub wal_records_since
-{
-	my ($lsn) = @_;
-	my $out = $node->safe_psql('postgres', qq{
-		SELECT resource_manager || CASE WHEN resource_manager = 'geoidx' THEN '/' || record_type ELSE '' END, count(*)
-		FROM pg_get_wal_records_info('$lsn', pg_current_wal_flush_lsn())
-		WHERE resource_manager IN ('geoidx', 'Generic') GROUP BY 1});
-	my %n = map { split /\|/ } grep { /\|/ } split /\n/, $out;
-	return \%n;
-}
-
 sub crash_restart
 {
 	my ($what) = @_;
@@ -373,7 +360,7 @@ for my $f (@fault_points)
 	crash_at_fault_point($point, $sql);
 	if ($record)
 	{
-		my $n = wal_records_since($lsn);
+		my $n = wal_record_counts($node, $lsn);
 		my $own = ($n->{'geoidx/LEAF_APPEND'} // 0) + ($n->{'geoidx/ENTRY_ENLARGE'} // 0);
 		if ($record eq 'Generic')
 		{
@@ -532,7 +519,7 @@ for my $cycle (1 .. $cycles)
 	}
 	my $recovery_log = slurp_file($node->logfile, $offset);
 	unlike($recovery_log, qr/inconsistent page found|PANIC/, "cycle $cycle ($mode): recovery replayed every record consistently");
-	my $nrec = wal_records_since($cycle_lsn);
+	my $nrec = wal_record_counts($node, $cycle_lsn);
 	my $own_n = ($nrec->{'geoidx/LEAF_APPEND'} // 0) + ($nrec->{'geoidx/ENTRY_ENLARGE'} // 0);
 	$own_records += $own_n;
 	$generic_records += $nrec->{Generic} // 0;
