@@ -30,7 +30,7 @@
 #include "interior_grid.h"
 #include "packed_box.h"
 #include "sphere_bounds.h"
-#include "value_summary.h"
+#include "value_tags.h"
 
 #include "pg.h"
 
@@ -58,8 +58,12 @@
 /* Split, and the parent does not point to the right sibling yet: scans must follow rightlink. */
 #define GEOIDX_F_FOLLOW_RIGHT 0x0004
 /*
- * A leaf with chunk summaries (below): the width of the column they summarise,
- * as GEOIDX_SUMMARY_* in these bits; 0 for a leaf without them.
+ * A leaf of an index whose first column after the point is an integer or a
+ * boolean: the column's width, as GEOIDX_SUMMARY_* in these bits; 0 for
+ * other leaves. With GEOIDX_F_TAGS, the leaf keeps a tag of that column per
+ * entry (below). Without it, the leaf was written by a development build of
+ * 0.2 that kept 128-bit chunk summaries there instead, which no release
+ * wrote and this library refuses (REINDEX rewrites it).
  */
 #define GEOIDX_F_SUMMARY_SHIFT 4
 #define GEOIDX_F_SUMMARY_MASK 0x0070
@@ -67,6 +71,9 @@
 #define GEOIDX_SUMMARY_INT2 2
 #define GEOIDX_SUMMARY_INT4 3
 #define GEOIDX_SUMMARY_INT8 4
+#define GEOIDX_F_TAGS 0x0080
+/* The flags that say a leaf's layout, which the halves of a split keep. */
+#define GEOIDX_F_LAYOUT (GEOIDX_F_LEAF | GEOIDX_F_SUMMARY_MASK | GEOIDX_F_TAGS)
 
 typedef struct GeoidxPageOpaqueData
 {
@@ -284,27 +291,35 @@ typedef struct GeoidxChunkBox
 #define GEOIDX_CHUNK_AREA MAXALIGN(GEOIDX_LEAF_CHUNKS * sizeof(GeoidxChunkBox))
 
 /*
- * Chunk summaries. In an index whose first column after the point is an
- * integer or a boolean (category in (pos, category)), every leaf keeps, just
- * below its chunk boxes, one geoidx::ValueSummary per chunk: a bit for each
- * value of that column among the chunk's entries (src/core/value_summary.h).
- * A search whose filters ask that column to equal a value skips a chunk whose
- * bit for it is clear without reading the chunk's payloads: the 10 nearest of
- * a 1 % category read ~2,750 payloads a query, in chunks three in four of
- * which hold no row of it (bench/PROFILES.md, KF). Appends set the entry's
- * bit; VACUUM and splits recompute. A leaf's flags say whether it has them
- * and the column's width, so that page.cc keeps them from the page alone.
+ * Entry tags. In an index whose first column after the point is an integer or
+ * a boolean (category in (pos, category)), every leaf keeps, just below its
+ * chunk boxes, one byte per entry: the tag of that column's value
+ * (src/core/value_tags.h; the value itself where it is 0 .. 126, else a hash;
+ * 0 for NULL). A search whose filters ask that column for a value or a list
+ * of them compares a chunk's 32 tags at once: no match rules the chunk out,
+ * and a match of an exact tag is the row, with no payload read. The 10
+ * nearest of a 1 % category read ~22 chunks a query, and the first load of
+ * each chunk's payloads was most of its leaf visits (bench/PROFILES.md, KF).
+ * Appends set the entry's tag; VACUUM and splits rewrite them. Such a leaf
+ * always has payloads of at least 16 bytes, so it holds at most 191 entries:
+ * six chunks of tags.
  */
-static_assert(sizeof(geoidx::ValueSummary) == 16, "chunk summaries are part of the on-disk format");
-#define GEOIDX_SUMMARY_AREA MAXALIGN(GEOIDX_LEAF_CHUNKS * sizeof(geoidx::ValueSummary))
+#define GEOIDX_TAG_CHUNKS 6
+#define GEOIDX_TAG_CAPACITY (GEOIDX_TAG_CHUNKS * GEOIDX_CHUNK)
+#define GEOIDX_TAG_AREA MAXALIGN(GEOIDX_TAG_CAPACITY)
+static_assert(geoidx::kTagGroup == GEOIDX_CHUNK, "a chunk's tags are tested at once");
 
-/* the bytes of a leaf without chunk summaries for entries and payloads */
+/* the bytes of a leaf without tags for entries and payloads */
 #define GEOIDX_LEAF_SPACE (GEOIDX_ENTRIES_SPACE - GEOIDX_CHUNK_AREA)
 #define GEOIDX_LEAF_CAPACITY ((int) (GEOIDX_LEAF_SPACE / sizeof(GeoidxLeafEntry)))
 #define GEOIDX_INTERNAL_CAPACITY ((int) (GEOIDX_ENTRIES_SPACE / sizeof(GeoidxInternalEntry)))
 
 static_assert(GEOIDX_LEAF_CHUNKS * GEOIDX_CHUNK >= GEOIDX_LEAF_CAPACITY,
 			  "every entry a leaf can hold belongs to a chunk");
+static_assert((GEOIDX_LEAF_SPACE - GEOIDX_TAG_AREA) /
+					  (sizeof(GeoidxLeafEntry) + MAXALIGN(sizeof(IndexTupleData) + 1)) <=
+				  GEOIDX_TAG_CAPACITY,
+			  "a leaf with tags, whose every entry has a payload, never outgrows them");
 static_assert(sizeof(GeoidxChunkBox) == 24, "chunk boxes are part of the on-disk format");
 
 /* The chunk boxes of a leaf. */
@@ -314,33 +329,40 @@ GeoidxChunkBoxes(Page page)
 	return (GeoidxChunkBox *) ((char *) page + ((PageHeader) page)->pd_special - GEOIDX_CHUNK_AREA);
 }
 
-/* The width of the column a leaf's chunk summaries summarise (GEOIDX_SUMMARY_*), 0: none. */
+/* The width of the column a leaf's tags are of (GEOIDX_SUMMARY_*), 0: none. */
 static inline int
 GeoidxLeafSummaryKind(Page page)
 {
 	return (GeoidxPageGetOpaque(page)->flags & GEOIDX_F_SUMMARY_MASK) >> GEOIDX_F_SUMMARY_SHIFT;
 }
 
-/* The chunk summaries of a leaf that has them, just below its chunk boxes. */
-static inline geoidx::ValueSummary *
-GeoidxChunkSummaries(Page page)
+/* Whether a leaf keeps entry tags (geoidx_check_page refuses a kind without them). */
+static inline bool
+GeoidxLeafHasTags(Page page)
 {
-	return (geoidx::ValueSummary *) ((char *) GeoidxChunkBoxes(page) - GEOIDX_SUMMARY_AREA);
+	return (GeoidxPageGetOpaque(page)->flags & GEOIDX_F_TAGS) != 0;
 }
 
-/* Where a leaf's payload area ends: at its chunk summaries, or its chunk boxes. */
+/* The entry tags of a leaf that has them, just below its chunk boxes: entry i's is [i]. */
+static inline uint8 *
+GeoidxLeafTags(Page page)
+{
+	return (uint8 *) GeoidxChunkBoxes(page) - GEOIDX_TAG_AREA;
+}
+
+/* Where a leaf's payload area ends: at its tags, or its chunk boxes. */
 static inline LocationIndex
 GeoidxLeafTop(Page page)
 {
 	return (LocationIndex) (((PageHeader) page)->pd_special - GEOIDX_CHUNK_AREA -
-							(GeoidxLeafSummaryKind(page) != 0 ? GEOIDX_SUMMARY_AREA : 0));
+							(GeoidxLeafHasTags(page) ? GEOIDX_TAG_AREA : 0));
 }
 
 /* The bytes of a leaf for entries and payloads. */
 static inline Size
 GeoidxLeafSpace(Page page)
 {
-	return GEOIDX_LEAF_SPACE - (GeoidxLeafSummaryKind(page) != 0 ? GEOIDX_SUMMARY_AREA : 0);
+	return GEOIDX_LEAF_SPACE - (GeoidxLeafHasTags(page) ? GEOIDX_TAG_AREA : 0);
 }
 
 /* GeoidxPageOpaqueData.payload_size of a leaf: 0, or every entry's payload's size. */
@@ -379,7 +401,9 @@ GeoidxPageCount(Page page)
 static inline int
 GeoidxPageCapacity(Page page)
 {
-	return GeoidxPageIsLeaf(page) ? GEOIDX_LEAF_CAPACITY : GEOIDX_INTERNAL_CAPACITY;
+	if (!GeoidxPageIsLeaf(page))
+		return GEOIDX_INTERNAL_CAPACITY;
+	return GeoidxLeafHasTags(page) ? GEOIDX_TAG_CAPACITY : GEOIDX_LEAF_CAPACITY;
 }
 
 static inline void

@@ -140,7 +140,8 @@ geoidx_entry_lonlat(double x, double y)
 /* page.cc: the one writer of page contents; page checks; new pages */
 extern void geoidx_init_page(Page page, uint16 flags, uint16 level);
 extern uint16 geoidx_leaf_flags(Relation index);
-extern bool geoidx_payload_summary_value(IndexTuple payload, int kind, int64 *value);
+extern bool geoidx_payload_tag_value(IndexTuple payload, int kind, int64 *value);
+extern uint8 geoidx_payload_tag(IndexTuple payload, int kind);
 extern void geoidx_init_metapage(Page page);
 extern void geoidx_corrupted(Relation index, BlockNumber blk, const char *detail_fmt, ...)
 	pg_attribute_printf(3, 4) pg_attribute_noreturn();
@@ -405,11 +406,17 @@ typedef struct GeoidxScanOpaqueData
 	int16 fixed_end;   /* where the last such column ends in the payload's data */
 	/*
 	 * A key asks the first column after the point for a value (category = 7)
-	 * or for one of a list: a chunk whose summary (format.h) has none of
-	 * summary_mask's bits holds no row that passes, and is skipped.
+	 * or for one of a list: an entry whose tag (format.h) is none of those
+	 * values' tags holds no row that passes, and a chunk of such entries is
+	 * skipped. tag_one is the tag of a single value (-1 for a list), and
+	 * tags_decide says that a tag's match alone decides every key (that key
+	 * is the only one, and each of its values is its own tag), so that no
+	 * payload is read.
 	 */
-	bool summary_filter;
-	geoidx::ValueSummary summary_mask;
+	bool tag_filter;
+	bool tags_decide;
+	int16 tag_one;
+	geoidx::TagSet tag_set;
 	TupleDesc payload_desc; /* NULL: the index has only the point */
 	bool keep_payloads;     /* an index-only scan of an index with payloads */
 
@@ -527,7 +534,7 @@ extern void geoidx_scalar_key_init(GeoidxScalarKey *sk, ScanKey key, TupleDesc p
 								   MemoryContext cxt);
 extern bool geoidx_scalar_keys_match(const GeoidxScanOpaqueData *so, IndexTuple payload);
 extern void geoidx_fixed_filter_init(GeoidxScanOpaqueData *so);
-extern void geoidx_summary_filter_init(GeoidxScanOpaqueData *so);
+extern void geoidx_tag_filter_init(GeoidxScanOpaqueData *so);
 
 /*
  * scan_pieces.cc: what a large shape's pieces (format.h, the _PIECES kinds)

@@ -51,18 +51,18 @@ geoidx_init_page(Page page, uint16 flags, uint16 level)
 				c[i].lo[a] = std::numeric_limits<float>::infinity();
 				c[i].hi[a] = -std::numeric_limits<float>::infinity();
 			}
-		if (GeoidxLeafSummaryKind(page) != 0)
-			memset(GeoidxChunkSummaries(page), 0, GEOIDX_SUMMARY_AREA);
+		if (GeoidxLeafHasTags(page))
+			memset(GeoidxLeafTags(page), 0, GEOIDX_TAG_AREA);
 	}
 	else
-		Assert((flags & GEOIDX_F_SUMMARY_MASK) == 0);
+		Assert((flags & (GEOIDX_F_SUMMARY_MASK | GEOIDX_F_TAGS)) == 0);
 }
 
 /* The width code of the column each summary kind (GEOIDX_SUMMARY_*) summarises. */
 static const int8 summary_width[] = {0, kGeoidxFastBool, kGeoidxFast2, kGeoidxFast4, kGeoidxFast8};
 
 /*
- * The flags of a new leaf of index: with chunk summaries when its first column
+ * The flags of a new leaf of index: with entry tags when its first column
  * after the point is a key column of an integer or boolean type, the types a
  * scan compares inline (scan_filter.h), and so the ones a filter can ask for
  * by value.
@@ -76,17 +76,17 @@ geoidx_leaf_flags(Relation index)
 	int8 width = geoidx_fast_width(TupleDescAttr(info->payload_desc, 0)->atttypid);
 	for (int kind = GEOIDX_SUMMARY_BOOL; kind <= GEOIDX_SUMMARY_INT8; kind++)
 		if (summary_width[kind] == width)
-			return (uint16) (GEOIDX_F_LEAF | (kind << GEOIDX_F_SUMMARY_SHIFT));
+			return (uint16) (GEOIDX_F_LEAF | GEOIDX_F_TAGS | (kind << GEOIDX_F_SUMMARY_SHIFT));
 	return GEOIDX_F_LEAF;
 }
 
 /*
- * The value a payload holds in its first column, as a summary of a leaf of
- * the given kind reads it (an integer widened, a boolean as 0 or 1); false
- * when that column is NULL, which no filter by value matches.
+ * The value a payload holds in its first column, as a leaf's tags of the
+ * given kind read it (an integer widened, a boolean as 0 or 1); false when
+ * that column is NULL, which no filter by value matches.
  */
 bool
-geoidx_payload_summary_value(IndexTuple payload, int kind, int64 *value)
+geoidx_payload_tag_value(IndexTuple payload, int kind, int64 *value)
 {
 	if (IndexTupleHasNulls(payload) && att_isnull(0, (bits8 *) payload + sizeof(IndexTupleData)))
 		return false;
@@ -94,6 +94,16 @@ geoidx_payload_summary_value(IndexTuple payload, int kind, int64 *value)
 	*value = geoidx_fast_stored(summary_width[kind],
 								(const char *) payload + IndexInfoFindDataOffset(payload->t_info));
 	return true;
+}
+
+/* The tag a leaf of the given kind keeps for an entry with this payload (NULL: none). */
+uint8
+geoidx_payload_tag(IndexTuple payload, int kind)
+{
+	int64 value;
+	if (payload == NULL || !geoidx_payload_tag_value(payload, kind, &value))
+		return geoidx::kTagNull;
+	return geoidx::value_tag(value);
 }
 
 /* Widen a chunk box to doubles (an empty one stays empty). */
@@ -314,11 +324,20 @@ geoidx_check_page(Relation index, Buffer buf, Page page)
 	}
 	if (blk == GEOIDX_METAPAGE_BLKNO)
 		corrupted(index, blk, "block 0 is not a metapage");
-	if ((op->flags & ~(GEOIDX_F_LEAF | GEOIDX_F_FOLLOW_RIGHT | GEOIDX_F_SUMMARY_MASK)) != 0)
+	if ((op->flags & ~(GEOIDX_F_LAYOUT | GEOIDX_F_FOLLOW_RIGHT)) != 0)
 		corrupted(index, blk, "unknown page flags");
-	if ((op->flags & GEOIDX_F_SUMMARY_MASK) != 0 &&
-		(!(op->flags & GEOIDX_F_LEAF) || GeoidxLeafSummaryKind(page) > GEOIDX_SUMMARY_INT8))
-		corrupted(index, blk, "chunk summaries on an internal page, or of an unknown kind");
+	if ((op->flags & (GEOIDX_F_SUMMARY_MASK | GEOIDX_F_TAGS)) != 0 &&
+		(!(op->flags & GEOIDX_F_LEAF) || GeoidxLeafSummaryKind(page) == 0 ||
+		 GeoidxLeafSummaryKind(page) > GEOIDX_SUMMARY_INT8))
+		corrupted(index, blk, "entry tags on an internal page, or of an unknown kind");
+	if ((op->flags & GEOIDX_F_SUMMARY_MASK) != 0 && !(op->flags & GEOIDX_F_TAGS))
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						errmsg("index \"%s\" has a leaf of a development layout, at block %u",
+							   RelationGetRelationName(index), blk),
+						errdetail("A development build of geoidx 0.2 kept chunk summaries in "
+								  "its leaves; no release wrote them, and this library does not "
+								  "read them."),
+						errhint("REINDEX the index.")));
 	if (((op->flags & GEOIDX_F_LEAF) != 0) != (op->level == 0))
 		corrupted(index, blk, "the leaf flag disagrees with the level");
 	if (op->level > 32)
@@ -457,7 +476,7 @@ geoidx_leaf_fits(Page page, Size payload_size)
 {
 	PageHeader ph = (PageHeader) page;
 	Size need = sizeof(GeoidxLeafEntry) + MAXALIGN(payload_size);
-	return ph->pd_lower + need <= ph->pd_upper;
+	return ph->pd_lower + need <= ph->pd_upper && GeoidxPageCount(page) < GeoidxPageCapacity(page);
 }
 
 /*
@@ -490,10 +509,9 @@ geoidx_leaf_append(Page page, const GeoidxLeafEntry *entry, const char *payload,
 	}
 	GeoidxLeafEntries(page)[n] = e;
 	GeoidxPageSetCount(page, n + 1);
-	int64 value;
-	if (GeoidxLeafSummaryKind(page) != 0 && payload != NULL &&
-		geoidx_payload_summary_value((IndexTuple) payload, GeoidxLeafSummaryKind(page), &value))
-		geoidx::value_summary_add(&GeoidxChunkSummaries(page)[n / GEOIDX_CHUNK], value);
+	if (GeoidxLeafHasTags(page))
+		GeoidxLeafTags(page)[n] =
+			geoidx_payload_tag((IndexTuple) payload, GeoidxLeafSummaryKind(page));
 	if (box != NULL)
 	{
 		geoidx_chunk_extend(&GeoidxChunkBoxes(page)[n / GEOIDX_CHUNK], *box);

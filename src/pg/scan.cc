@@ -86,7 +86,7 @@ setup_keys(IndexScanDesc scan, GeoidxScanOpaque so)
 			break;
 		}
 	geoidx_fixed_filter_init(so);
-	geoidx_summary_filter_init(so);
+	geoidx_tag_filter_init(so);
 }
 
 /*

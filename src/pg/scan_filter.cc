@@ -120,20 +120,33 @@ geoidx_fixed_filter_init(GeoidxScanOpaqueData *so)
 }
 
 /*
- * The summary mask of one key on the first column after the point: the bit of
- * the value an equality asks for, or of each value of an IN list of the
- * column's own type; false for any other key, which rules no chunk out.
+ * The tags of one key on the first column after the point: of the value an
+ * equality asks for, or of each value of an IN list of the column's own
+ * type, with *exact false if a value is not its own tag; false for any other
+ * key, which rules no entry out.
  */
 static bool
-summary_mask_of(const GeoidxScalarKey *sk, TupleDesc payload_desc, geoidx::ValueSummary *mask)
+tags_of(const GeoidxScalarKey *sk, TupleDesc payload_desc, geoidx::TagSet *tags, int *ntags,
+		int *one, bool *exact)
 {
 	if (sk->key->sk_attno != 2)
 		return false;
+	auto add = [&](int64 v)
+	{
+		uint8 tag = geoidx::value_tag(v);
+		if (!geoidx::tag_set_has(*tags, tag))
+		{
+			geoidx::tag_set_add(tags, tag);
+			(*ntags)++;
+			*one = tag;
+		}
+		*exact = *exact && geoidx::value_tag_exact(v);
+	};
 	if (sk->fast != 0)
 	{
 		if ((sk->fast & kGeoidxFastOpMask) != BTEqualStrategyNumber)
 			return false;
-		geoidx::value_summary_add(mask, sk->fast_arg);
+		add(sk->fast_arg);
 		return true;
 	}
 	if (sk->inlist == NULL)
@@ -144,26 +157,37 @@ summary_mask_of(const GeoidxScalarKey *sk, TupleDesc payload_desc, geoidx::Value
 	int8 fast = geoidx_fast_width(type);
 	if (fast == 0)
 		return false;
-	/* an element that is NULL equals no value: a list of NULLs only rules every chunk out */
+	/* an element that is NULL equals no value: a list of NULLs only rules every entry out */
 	for (int i = 0; i < sk->inlist->n; i++)
 		if (!sk->inlist->nulls[i])
-			geoidx::value_summary_add(mask, fast_value(fast, sk->inlist->elems[i]));
+			add(fast_value(fast, sk->inlist->elems[i]));
 	return true;
 }
 
 /*
- * Decide whether the scan can skip chunks by their summaries: when a key asks
- * the first column after the point for a value or a list of them (the keys are
- * ANDed, so one such key is enough; the first is taken).
+ * Decide whether the scan can skip entries by their tags: when a key asks
+ * the first column after the point for a value or a list of them (the keys
+ * are ANDed, so one such key is enough; the first is taken).
  */
 void
-geoidx_summary_filter_init(GeoidxScanOpaqueData *so)
+geoidx_tag_filter_init(GeoidxScanOpaqueData *so)
 {
-	so->summary_filter = false;
-	so->summary_mask = geoidx::ValueSummary{{0, 0}};
-	/* a key summary_mask_of refuses has added no bit */
-	for (int k = 0; k < so->nscalar && !so->summary_filter; k++)
-		so->summary_filter = summary_mask_of(&so->scalar[k], so->payload_desc, &so->summary_mask);
+	so->tag_filter = false;
+	so->tags_decide = false;
+	so->tag_one = -1;
+	so->tag_set = geoidx::TagSet{{0, 0, 0, 0}};
+	for (int k = 0; k < so->nscalar && !so->tag_filter; k++)
+	{
+		int ntags = 0, one = -1;
+		bool exact = true;
+		so->tag_filter =
+			tags_of(&so->scalar[k], so->payload_desc, &so->tag_set, &ntags, &one, &exact);
+		if (so->tag_filter)
+		{
+			so->tag_one = (int16) (ntags == 1 ? one : -1);
+			so->tags_decide = exact && so->nscalar == 1;
+		}
+	}
 }
 
 /* Test every condition on the columns after the point on an entry's payload (none fails NULL). */

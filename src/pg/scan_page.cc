@@ -69,13 +69,12 @@ read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 	Buffer buf = geoidx_read_page_buffer(index, blk);
 	Page page = BufferGetPage(buf);
 	/*
-	 * the header and the box, the chunk boxes (and summaries, for a scan that
+	 * the header and the box, the chunk boxes (and tags, for a scan that
 	 * reads them) and the special space, while the lock is taken
 	 */
 	constexpr int kHead = GEOIDX_ENTRIES_OFFSET;
 	constexpr int kTail = GEOIDX_CHUNK_AREA + MAXALIGN(sizeof(GeoidxPageOpaqueData));
-	int tail =
-		kTail + (((GeoidxScanOpaque) scan->opaque)->summary_filter ? GEOIDX_SUMMARY_AREA : 0);
+	int tail = kTail + (((GeoidxScanOpaque) scan->opaque)->tag_filter ? GEOIDX_TAG_AREA : 0);
 	for (int off = 0; off < kHead; off += 64)
 		__builtin_prefetch((const char *) page + off);
 	for (int off = BLCKSZ - tail; off < BLCKSZ; off += 64)
@@ -364,38 +363,75 @@ payloads_first_top(GeoidxScanOpaque so, Page page, int n)
 	return payloads_first(so) ? uniform_payloads(page, n) : NULL;
 }
 
-static_assert(GEOIDX_CHUNK <= 32, "a chunk's entries are bits of a uint32");
+static_assert(GEOIDX_CHUNK == 32, "a chunk's entries are the bits of a uint32");
+
+/* The bits of a chunk's entries first .. end-1, from first. */
+inline uint32
+chunk_bits(int first, int end)
+{
+	return end - first >= 32 ? ~UINT32_C(0) : (UINT32_C(1) << (end - first)) - 1;
+}
 
 /*
- * The entries first .. end-1 whose uniform payloads (below top, size bytes
- * each) pass the filters, as bits from first, each entry asked for as it
- * passes: a leaf's chunks are all tested before the first is visited, so that
- * the misses of the entries to read overlap the tests of the payloads after
- * them (bench/PROFILES.md, KF).
+ * The entries first .. end-1 of a leaf that may pass the scan's filters, as
+ * bits from first: those whose tag is one the filter asks for, on a leaf with
+ * tags, and all of them otherwise.
  */
 inline uint32
-passing_payloads(GeoidxScanOpaque so, Page page, const char *top, int size, int first, int end)
+tag_candidates(GeoidxScanOpaque so, Page page, int first, int end)
+{
+	if (!so->tag_filter || !GeoidxLeafHasTags(page))
+		return chunk_bits(first, end);
+	const uint8 *tags = GeoidxLeafTags(page) + first;
+	uint32 match = so->tag_one >= 0 ? geoidx::tags_equal(tags, (uint8) so->tag_one)
+									: geoidx::tags_in_set(tags, so->tag_set);
+	return match & chunk_bits(first, end);
+}
+
+/* Whether a leaf's tags decide the scan's filters, so that no payload need be read. */
+inline bool
+tags_decide(GeoidxScanOpaque so, Page page)
+{
+	return so->tags_decide && GeoidxLeafHasTags(page);
+}
+
+/*
+ * Of the candidate entries of a chunk (bits from first), those whose uniform
+ * payloads (below top, size bytes each) pass the filters, each entry asked
+ * for as it passes: a leaf's chunks are all tested before the first is
+ * visited, so that the misses of the entries to read overlap the tests of the
+ * payloads after them (bench/PROFILES.md, KF). Where the tags decide, the
+ * candidates pass with no payload read.
+ */
+inline uint32
+passing_payloads(GeoidxScanOpaque so, Page page, const char *top, int size, int first,
+				 uint32 candidates)
 {
 	uint32 passing = 0;
-	for (int i = first; i < end; i++)
-		if (geoidx_payload_passes(so, (IndexTuple) (top - (i + 1) * size)))
+	bool decided = tags_decide(so, page);
+	for (uint32 m = candidates; m != 0; m &= m - 1)
+	{
+		int i = first + pg_rightmost_one_pos32(m);
+		if (decided || geoidx_payload_passes(so, (IndexTuple) (top - (i + 1) * size)))
 		{
 			__builtin_prefetch(&GeoidxLeafEntries(page)[i]);
 			passing |= UINT32_C(1) << (i - first);
 		}
+	}
 	return passing;
 }
 
 /*
  * Hand the matching entries of one leaf chunk (entries first .. first+31) to
- * the sink. Where every filter reads a fixed place of a payload and the leaf's
- * payloads have one size, the payloads are tested first and only the entries
- * of those that pass are read: a rare category reads the chunk's payloads and
- * not its entries (bench/PROFILES.md, KF): top is then the leaf's
- * payloads_first_top (NULL otherwise), and passing what passing_payloads
- * found, or NULL to test them here. box is the chunk's,
- * unpacked by the caller; it is read only by an ordered scan or for a verdict
- * of maybe.
+ * the sink. Only the entries whose tags the filter asks for are considered,
+ * on a leaf with tags. Where every filter reads a fixed place of a payload and
+ * the leaf's payloads have one size, the payloads are tested first (or not at
+ * all, where the tags decide) and only the entries of those that pass are
+ * read: a rare category reads the chunk's tags and not its entries
+ * (bench/PROFILES.md, KF): top is then the leaf's payloads_first_top (NULL
+ * otherwise), and passing what passing_payloads found, or NULL to test them
+ * here. box is the chunk's, unpacked by the caller; it is read only by an
+ * ordered scan or for a verdict of maybe.
  */
 void
 visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page, int first,
@@ -435,7 +471,9 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 	else if (top != NULL)
 	{
 		int size = GeoidxLeafPayloadSize(page);
-		uint32 pass = passing ? *passing : passing_payloads(so, page, top, size, first, end);
+		uint32 pass = passing ? *passing
+							  : passing_payloads(so, page, top, size, first,
+												 tag_candidates(so, page, first, end));
 		for (; pass != 0; pass &= pass - 1)
 		{
 			int i = first + pg_rightmost_one_pos32(pass);
@@ -448,8 +486,9 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 		}
 	}
 	else
-		for (int i = first; i < end; i++)
+		for (uint32 m = tag_candidates(so, page, first, end); m != 0; m &= m - 1)
 		{
+			int i = first + pg_rightmost_one_pos32(m);
 			/* pos IS NULL keeps the NULL rows only, pos IS NOT NULL all others (EMPTY too) */
 			if (so->point_null_test != 0 && (GeoidxEntryKind(&e[i]) == GEOIDX_KIND_NULL) !=
 												(so->point_null_test == GEOIDX_IS_NULL))
@@ -661,20 +700,18 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 		struct ChunkVisit
 		{
 			int first;
+			uint32 candidates;
 			geoidx::Verdict v;
 			geoidx::Box3 box;
 		} visits[GEOIDX_LEAF_CHUNKS];
 		int nvisit = 0;
 		bool entries_first = !payloads_first(so);
-		const geoidx::ValueSummary *summaries =
-			so->summary_filter && GeoidxLeafSummaryKind(page) != 0 ? GeoidxChunkSummaries(page)
-																   : NULL;
 		for (int first = 0; first < n; first += GEOIDX_CHUNK)
 		{
 			int c = first / GEOIDX_CHUNK;
-			/* no row of the chunk has the value the filter asks for */
-			if (summaries != NULL &&
-				!geoidx::value_summary_may_hold(summaries[c], so->summary_mask))
+			/* no row of the chunk has a value the filter asks for */
+			uint32 candidates = tag_candidates(so, page, first, Min(n, first + GEOIDX_CHUNK));
+			if (candidates == 0)
 				continue;
 			geoidx::Box3 box{};
 			geoidx::Verdict v = page_verdict;
@@ -693,16 +730,15 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 			}
 			if (entries_first)
 				prefetch_entries(page, first, Min(n, first + GEOIDX_CHUNK));
-			visits[nvisit++] = ChunkVisit{first, v, box};
+			visits[nvisit++] = ChunkVisit{first, candidates, v, box};
 		}
 		/* a filter's payloads of every chunk first, the entries that pass asked for meanwhile */
 		const char *top = payloads_first_top(so, page, n);
 		uint32 passing[GEOIDX_LEAF_CHUNKS];
 		if (top != NULL)
 			for (int k = 0; k < nvisit; k++)
-				passing[k] =
-					passing_payloads(so, page, top, GeoidxLeafPayloadSize(page), visits[k].first,
-									 Min(n, visits[k].first + GEOIDX_CHUNK));
+				passing[k] = passing_payloads(so, page, top, GeoidxLeafPayloadSize(page),
+											  visits[k].first, visits[k].candidates);
 		for (int k = 0; k < nvisit; k++)
 		{
 			const ChunkVisit &cv = visits[k];

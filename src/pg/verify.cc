@@ -207,7 +207,7 @@ walk_tree(VerifyState *vs)
 
 	if (nblocks < 2)
 		fail(index, "the index has no root page", nblocks);
-	/* the summaries a leaf of this index has, if any */
+	/* the tags a leaf of this index has, if any */
 	const int index_summary_kind =
 		(geoidx_leaf_flags(index) & GEOIDX_F_SUMMARY_MASK) >> GEOIDX_F_SUMMARY_SHIFT;
 
@@ -251,12 +251,19 @@ walk_tree(VerifyState *vs)
 		{
 			GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 			int summary_kind = GeoidxLeafSummaryKind(page);
+			/* a leaf written before tags were kept (0.1) has none */
 			if (summary_kind != 0 && summary_kind != index_summary_kind)
 				fail(index,
-					 psprintf("the leaf's chunk summaries are of kind %d, not of its index's "
-							  "first column after the point",
-							  summary_kind),
+					 psprintf("the leaf's tags are of kind %d, not %d as its index's first column "
+							  "after the point",
+							  summary_kind, index_summary_kind),
 					 p.blk);
+			const uint8 *tags = GeoidxLeafHasTags(page) ? GeoidxLeafTags(page) : NULL;
+			if (tags != NULL)
+				for (int i = count; i < GEOIDX_TAG_CAPACITY; i++)
+					if (tags[i] != geoidx::kTagNull)
+						fail(index, psprintf("the tag of entry %d, past the last entry, is set", i),
+							 p.blk);
 			for (int i = 0; i < count; i++)
 			{
 				if (!GeoidxEntryIsShape(&e[i]) &&
@@ -304,20 +311,11 @@ walk_tree(VerifyState *vs)
 							 p.blk);
 					payload = (IndexTuple) palloc(IndexTupleSize(t));
 					memcpy(payload, t, IndexTupleSize(t));
-					int64 value;
-					if (summary_kind != 0 &&
-						geoidx_payload_summary_value(payload, summary_kind, &value))
-					{
-						geoidx::ValueSummary bit{{0, 0}};
-						geoidx::value_summary_add(&bit, value);
-						const geoidx::ValueSummary *chunk =
-							&GeoidxChunkSummaries(page)[i / GEOIDX_CHUNK];
-						if (!geoidx::value_summary_covers(*chunk, bit))
-							fail(index,
-								 psprintf("the summary of chunk %d does not hold entry %d's value",
-										  i / GEOIDX_CHUNK, i),
-								 p.blk);
-					}
+					if (tags != NULL && tags[i] != geoidx_payload_tag(payload, summary_kind))
+						fail(index,
+							 psprintf("the tag of entry %d is %d, not its value's %d", i, tags[i],
+									  geoidx_payload_tag(payload, summary_kind)),
+							 p.blk);
 				}
 				geoidx::Box3 eb;
 				if (geoidx_entry_box(&e[i], &eb))

@@ -128,8 +128,8 @@ geoidx_log_page_split(Relation index, Buffer buf, Buffer right, const GeoidxSpli
 	Page lp = GenericXLogRegisterBuffer(st, buf, 0);
 	Page rp = GenericXLogRegisterBuffer(st, right, GENERIC_XLOG_FULL_IMAGE);
 	GeoidxPageOpaqueData old = *GeoidxPageGetOpaque(lp);
-	/* the halves of a leaf keep its chunk summaries, if it has them */
-	uint16 leaf = old.flags & (GEOIDX_F_LEAF | GEOIDX_F_SUMMARY_MASK);
+	/* the halves of a leaf keep its layout (its tags, if it has them) */
+	uint16 leaf = old.flags & GEOIDX_F_LAYOUT;
 	geoidx_init_page(rp, leaf, old.level);
 	/* the left page keeps its block, so its entries are rewritten in place */
 	geoidx_init_page(lp, leaf, old.level);
@@ -157,7 +157,7 @@ geoidx_log_root_split(Relation index, Buffer root, Buffer a, Buffer b, const Geo
 	Page ap = GenericXLogRegisterBuffer(st, a, GENERIC_XLOG_FULL_IMAGE);
 	Page bp = GenericXLogRegisterBuffer(st, b, GENERIC_XLOG_FULL_IMAGE);
 	uint16 level = GeoidxPageGetOpaque(rp)->level;
-	uint16 leaf = GeoidxPageGetOpaque(rp)->flags & (GEOIDX_F_LEAF | GEOIDX_F_SUMMARY_MASK);
+	uint16 leaf = GeoidxPageGetOpaque(rp)->flags & GEOIDX_F_LAYOUT;
 	geoidx_init_page(ap, leaf, level);
 	geoidx_init_page(bp, leaf, level);
 	geoidx_split_fill(ap, bp, s);
