@@ -18,7 +18,10 @@
 # answers in the same snapshot, so scans meet splits being replayed. Then the
 # standby is promoted and written to, and everything is checked again. A table
 # of shapes (polygons, lines, a pole cap, an antimeridian crossing) goes
-# through the build, inserts, deletes and VACUUM beside the points.
+# through the build, inserts, deletes and VACUUM beside the points. The
+# growing table's index also keeps an integer category (values that are their
+# own entry tags and hashed ones), so the replayed appends write its tags, and
+# filtered k-NN on the standby is checked against the primary's sequential scan.
 use strict;
 use warnings;
 use FindBin;
@@ -192,9 +195,10 @@ $primary->safe_psql('postgres', q{SELECT setseed(0.2020)} . qq{;
 	INSERT INTO pts (pos) SELECT NULL FROM generate_series(1, 50);
 	INSERT INTO pts (pos) SELECT 'SRID=4326;POINT EMPTY' FROM generate_series(1, 50);
 	CREATE INDEX pts_pos_idx ON pts USING geoidx (pos) WITH (fillfactor = 100);
-	CREATE TABLE grow (id bigserial PRIMARY KEY, pos geometry(Point, 4326));
-	} . points_sql('grow', 100, 10, 0.6) . q{
-	CREATE INDEX grow_pos_idx ON grow USING geoidx (pos);
+	CREATE TABLE grow (id bigserial PRIMARY KEY, pos geometry(Point, 4326),
+		cat int GENERATED ALWAYS AS ((id * 7919 % 150)::int) STORED);
+	} . points_sql('grow', 50, 5, 0.6) . q{
+	CREATE INDEX grow_pos_idx ON grow USING geoidx (pos, cat);
 	CREATE TABLE zones (id bigserial PRIMARY KEY, pos geometry);
 	} . zones_sql(2500) . q{
 	INSERT INTO zones (pos) VALUES ('SRID=4326;POLYGON((0 80, 90 80, 180 80, -90 80, 0 80))'),
@@ -251,6 +255,23 @@ cmp_ok($after->{internal_pages}, '>', $before->{internal_pages},
 check_phase('inserts and splits', $primary, $standby, [ 'pts', 'pts_pos_idx', 'pts' ], [ 'grow', 'grow_pos_idx', 'grow' ],
 	[ 'zones', 'zones_pos_idx', 'zones' ]);
 
+# the 20 nearest of a category by the standby's index (its tags replayed), against the primary's heap
+for my $cond ('cat = 7', 'cat = 140', 'cat IN (7, 149)')
+{
+	for my $c ([ 2.35, 48.85 ], [ -74.0, 40.7 ], [ 179.9, -16.5 ])
+	{
+		my $pt = "ST_SetSRID(ST_MakePoint($c->[0], $c->[1]), 4326)";
+		my $idx = $standby->safe_psql('postgres', qq{SET enable_seqscan = off; SET enable_bitmapscan = off;
+			SELECT string_agg(round((pos <~> $pt)::numeric, 6)::text, ',') FROM (
+				SELECT pos FROM grow WHERE $cond ORDER BY pos <~> $pt LIMIT 20) a});
+		my $ref = $primary->safe_psql('postgres', qq{SET enable_indexscan = off; SET enable_bitmapscan = off;
+			SELECT string_agg(round(d::numeric, 6)::text, ',' ORDER BY d) FROM (
+				SELECT ST_Distance(pos::geography, ${pt}::geography) d FROM grow
+				 WHERE $cond AND pos IS NOT NULL ORDER BY 1 LIMIT 20) a});
+		is($idx, $ref, "standby: the 20 nearest with $cond at ($c->[0] $c->[1]) equal the primary's geography");
+	}
+}
+
 # --- 3. updates that move points -------------------------------------------------
 $primary->safe_psql('postgres', qq{
 	SELECT setseed(0.44);
@@ -294,7 +315,7 @@ $bench = start_pgbench($primary, 'writers', $writes, 2, 8);
 sleep(1);
 $primary->safe_psql('postgres', q{
 	DROP INDEX grow_pos_idx;
-	CREATE INDEX CONCURRENTLY grow_pos_idx ON grow USING geoidx (pos);
+	CREATE INDEX CONCURRENTLY grow_pos_idx ON grow USING geoidx (pos, cat);
 });
 finish_pgbench($bench);
 is($primary->safe_psql('postgres', q{SELECT indisvalid AND indisready FROM pg_index WHERE indexrelid = 'grow_pos_idx'::regclass}),
