@@ -27,8 +27,10 @@ constexpr uint8_t kTagNull = 0;
 /* The tags of entries tested at once: a leaf's chunk. */
 constexpr int kTagGroup = 32;
 
-/* The hashed tag's bucket of a value, 0 .. 127 (value_tags.cc says how consecutive integers
- * spread). */
+/*
+ * The hashed tag's bucket of a value, 0 .. 127 (value_tags.cc says how
+ * consecutive integers spread).
+ */
 int value_tag_bucket(int64_t v);
 
 /* Whether a value is its own tag: a tag that matches it matches it alone. */

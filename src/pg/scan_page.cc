@@ -423,9 +423,10 @@ passing_payloads(GeoidxScanOpaque so, Page page, const char *top, int size, int 
 
 /*
  * Hand the matching entries of one leaf chunk (entries first .. first+31) to
- * the sink. Only the entries whose tags the filter asks for are considered,
- * on a leaf with tags. Where every filter reads a fixed place of a payload and
- * the leaf's payloads have one size, the payloads are tested first (or not at
+ * the sink. Only the candidates are considered: the entries whose tags the
+ * filter asks for (tag_candidates, as bits from first), all of them on a leaf
+ * without tags. Where every filter reads a fixed place of a payload and the
+ * leaf's payloads have one size, the payloads are tested first (or not at
  * all, where the tags decide) and only the entries of those that pass are
  * read: a rare category reads the chunk's tags and not its entries
  * (bench/PROFILES.md, KF): top is then the leaf's payloads_first_top (NULL
@@ -436,7 +437,7 @@ passing_payloads(GeoidxScanOpaque so, Page page, const char *top, int size, int 
 void
 visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page, int first,
 			geoidx::Verdict v, const geoidx::Box3 &box, const geoidx::SearchItem *knn_page,
-			const char *top, const uint32 *passing)
+			const char *top, const uint32 *passing, uint32 candidates)
 {
 	GeoidxLeafEntry *e = GeoidxLeafEntries(page);
 	int n = GeoidxPageCount(page);
@@ -471,9 +472,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 	else if (top != NULL)
 	{
 		int size = GeoidxLeafPayloadSize(page);
-		uint32 pass = passing ? *passing
-							  : passing_payloads(so, page, top, size, first,
-												 tag_candidates(so, page, first, end));
+		uint32 pass = passing ? *passing : passing_payloads(so, page, top, size, first, candidates);
 		for (; pass != 0; pass &= pass - 1)
 		{
 			int i = first + pg_rightmost_one_pos32(pass);
@@ -486,7 +485,7 @@ visit_chunk(IndexScanDesc scan, GeoidxScanOpaque so, BlockNumber blk, Page page,
 		}
 	}
 	else
-		for (uint32 m = tag_candidates(so, page, first, end); m != 0; m &= m - 1)
+		for (uint32 m = candidates; m != 0; m &= m - 1)
 		{
 			int i = first + pg_rightmost_one_pos32(m);
 			/* pos IS NULL keeps the NULL rows only, pos IS NOT NULL all others (EMPTY too) */
@@ -604,8 +603,11 @@ knn_visit_rest(void *ctx, geoidx::KnnSearch *, const geoidx::SearchItem &item)
 		for (uint64 m = rest->chunks; m != 0; m &= m - 1)
 		{
 			int c = pg_rightmost_one_pos64(m);
-			visit_chunk(scan, so, blk, page, c * GEOIDX_CHUNK, geoidx::Verdict::inside,
-						geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]), &item, top, NULL);
+			int first = c * GEOIDX_CHUNK;
+			visit_chunk(
+				scan, so, blk, page, first, geoidx::Verdict::inside,
+				geoidx_chunk_box(&GeoidxChunkBoxes(page)[c]), &item, top, NULL,
+				tag_candidates(so, page, first, Min(GeoidxPageCount(page), first + GEOIDX_CHUNK)));
 		}
 		UnlockReleaseBuffer(buf);
 		return;
@@ -746,7 +748,7 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 				for (int i = cv.first; i < Min(n, cv.first + GEOIDX_CHUNK); i++)
 					handed[nhanded++] = geoidx_tid_to_row(&GeoidxLeafEntries(page)[i].tid);
 			visit_chunk(scan, so, blk, page, cv.first, cv.v, cv.box, knn_page, top,
-						top != NULL ? &passing[k] : NULL);
+						top != NULL ? &passing[k] : NULL, cv.candidates);
 		}
 		if (left != 0)
 			leave_rest(so, blk, page, lsn, left, left_key, handed, nhanded, *knn_page);
