@@ -126,20 +126,13 @@ geoidx_fixed_filter_init(GeoidxScanOpaqueData *so)
  * key, which rules no entry out.
  */
 static bool
-tags_of(const GeoidxScalarKey *sk, TupleDesc payload_desc, geoidx::TagSet *tags, int *ntags,
-		int *one, bool *exact)
+tags_of(const GeoidxScalarKey *sk, TupleDesc payload_desc, geoidx::TagSet *tags, bool *exact)
 {
 	if (sk->key->sk_attno != 2)
 		return false;
 	auto add = [&](int64 v)
 	{
-		uint8 tag = geoidx::value_tag(v);
-		if (!geoidx::tag_set_has(*tags, tag))
-		{
-			geoidx::tag_set_add(tags, tag);
-			(*ntags)++;
-			*one = tag;
-		}
+		geoidx::tag_set_add(tags, geoidx::value_tag(v));
 		*exact = *exact && geoidx::value_tag_exact(v);
 	};
 	if (sk->fast != 0)
@@ -176,18 +169,22 @@ geoidx_tag_filter_init(GeoidxScanOpaqueData *so)
 	so->tags_decide = false;
 	so->tag_one = -1;
 	so->tag_set = geoidx::TagSet{{0, 0, 0, 0}};
+	bool exact = true;
 	for (int k = 0; k < so->nscalar && !so->tag_filter; k++)
+		so->tag_filter = tags_of(&so->scalar[k], so->payload_desc, &so->tag_set, &exact);
+	if (!so->tag_filter)
+		return;
+	so->tags_decide = exact && so->nscalar == 1;
+	/* one tag asked for is compared 32 at a time; more are looked up in the set */
+	int ntags = 0;
+	for (int w = 0; w < 4; w++)
 	{
-		int ntags = 0, one = -1;
-		bool exact = true;
-		so->tag_filter =
-			tags_of(&so->scalar[k], so->payload_desc, &so->tag_set, &ntags, &one, &exact);
-		if (so->tag_filter)
-		{
-			so->tag_one = (int16) (ntags == 1 ? one : -1);
-			so->tags_decide = exact && so->nscalar == 1;
-		}
+		ntags += pg_popcount64(so->tag_set.bits[w]);
+		if (so->tag_set.bits[w] != 0)
+			so->tag_one = (int16) (w * 64 + pg_rightmost_one_pos64(so->tag_set.bits[w]));
 	}
+	if (ntags != 1)
+		so->tag_one = -1;
 }
 
 /* Test every condition on the columns after the point on an entry's payload (none fails NULL). */
