@@ -365,11 +365,15 @@ bool
 settled(const KnnSearch *s, const SearchItem &item, double limit)
 {
 	if (item.kind == ItemKind::exact)
-		return s->heap.size == 0 || !(heap_top(&s->heap) < item);
+	{
+		const SearchItem *top = heap_min(&s->heap);
+		return top == nullptr || !(*top < item);
+	}
 	if (item.kind != ItemKind::bracketed || !s->order_only)
 		return false;
 	double hi = item.dist + (double) item.gap;
-	return !(hi > limit) && (s->heap.size == 0 || heap_top(&s->heap).dist >= hi);
+	const SearchItem *top = heap_min(&s->heap);
+	return !(hi > limit) && (top == nullptr || top->dist >= hi);
 }
 
 /*
@@ -411,7 +415,8 @@ refine(KnnSearch *s, SearchItem *item)
 	{
 		if (!refine_step(s, item))
 			return false;
-		if (s->heap.size > 0 && heap_top(&s->heap) < *item)
+		const SearchItem *top = heap_min(&s->heap);
+		if (top != nullptr && *top < *item)
 			break;
 	}
 	return true;
@@ -699,6 +704,7 @@ knn_release_item(KnnSearch *s, const SearchItem &item)
 void
 knn_finish(KnnSearch *s)
 {
+	heap_settle(&s->heap);
 	for (size_t i = 0; i < s->heap.size; i++)
 		knn_release_item(s, s->heap.items[i]);
 	if (s->spare != nullptr && s->cb.release)
@@ -881,21 +887,21 @@ settle_bracketed(KnnSearch *s, SearchItem *item, double limit)
 	while (item->kind == ItemKind::bracketed && !settled(s, *item, limit))
 	{
 		/* something comes first: the item goes back to the frontier as it is */
-		if (s->heap.size > 0 && heap_top(&s->heap) < *item)
+		const SearchItem *top = heap_min(&s->heap);
+		if (top != nullptr && *top < *item)
 			return;
 		/* order_only cleared, or a limit inside the bracket: only the distance can tell */
-		if (!s->order_only || s->heap.size == 0 || item->dist + (double) item->gap > limit)
+		if (!s->order_only || top == nullptr || item->dist + (double) item->gap > limit)
 		{
 			(void) refine_step(s, item);
 			return;
 		}
-		const SearchItem &top = heap_top(&s->heap);
-		if (top.kind == ItemKind::exact || top.kind == ItemKind::bracketed)
+		if (top->kind == ItemKind::exact || top->kind == ItemKind::bracketed)
 		{
 			(void) refine_step(s, item);
 			return;
 		}
-		SearchItem next = heap_pop(&s->heap);
+		SearchItem next = heap_take(&s->heap);
 		if (next.kind == ItemKind::coarse || next.kind == ItemKind::candidate)
 		{
 			if (refine_step(s, &next))
@@ -912,9 +918,9 @@ settle_bracketed(KnnSearch *s, SearchItem *item, double limit)
 bool
 knn_next(KnnSearch *s, double limit, SearchItem *out)
 {
-	while (s->heap.size > 0 && !(heap_top(&s->heap).dist > limit))
+	for (const SearchItem *top; (top = heap_min(&s->heap)) != nullptr && !(top->dist > limit);)
 	{
-		SearchItem item = heap_pop(&s->heap);
+		SearchItem item = heap_take(&s->heap);
 		switch (item.kind)
 		{
 			case ItemKind::page:

@@ -86,7 +86,7 @@ TEST(MinHeap, HeapSortEqualsStdSort)
 		std::vector<char> seen(n, 0);
 		for (size_t i = 0; i < n; i++)
 		{
-			ASSERT_EQ(heap_top(&heap.h).key, keys[i]);
+			ASSERT_EQ(heap_min(&heap.h)->key, keys[i]);
 			Item it = heap_pop(&heap.h);
 			ASSERT_EQ(it.key, keys[i]) << "n=" << n << " i=" << i;
 			ASSERT_LT(it.id, n);
@@ -119,7 +119,7 @@ TEST(MinHeap, InterleavedAgainstPriorityQueue)
 			}
 			else
 			{
-				ASSERT_EQ(heap_top(&heap.h).key, ref.top());
+				ASSERT_EQ(heap_min(&heap.h)->key, ref.top());
 				ASSERT_EQ(heap_pop(&heap.h).key, ref.top());
 				ref.pop();
 			}
@@ -133,6 +133,76 @@ TEST(MinHeap, InterleavedAgainstPriorityQueue)
 		}
 	}
 	RecordProperty("ops", std::to_string(ops));
+}
+
+/*
+ * A search's use: take the top, then push something back (often near the
+ * top), push nothing, or pop; read the smallest between times, with and
+ * without a hole. Every read and removal against std::priority_queue.
+ */
+TEST(MinHeap, TakesAndPushesAgainstPriorityQueue)
+{
+	std::mt19937_64 rng(7);
+	long filled = 0, settled_by_read = 0;
+	for (int round = 0; round < 6; round++)
+	{
+		Heap heap;
+		std::priority_queue<double, std::vector<double>, std::greater<double>> ref;
+		bool holed = false;
+		for (int i = 0; i < 60000; i++)
+		{
+			unsigned op = rng() % 100;
+			if (ref.empty() || op < 45)
+			{
+				/* near the last taken (a refined item), or anywhere; ties on odd rounds */
+				double base = ref.empty() ? 0.0 : ref.top();
+				double k = (round % 2) ? (double) (rng() % 40)
+									   : base + (double) (rng() % 1000) / (op < 25 ? 1e6 : 1.0);
+				filled += holed;
+				holed = false;
+				heap_push(&heap.h, Item{k, static_cast<uint32_t>(i)});
+				ref.push(k);
+			}
+			else if (op < 80)
+			{
+				ASSERT_EQ(heap_take(&heap.h).key, ref.top());
+				ref.pop();
+				holed = true;
+			}
+			else if (op < 90)
+			{
+				ASSERT_EQ(heap_pop(&heap.h).key, ref.top());
+				ref.pop();
+				holed = false;
+			}
+			else if (op < 97)
+			{
+				settled_by_read += holed;
+				heap_settle(&heap.h);
+				holed = false;
+			}
+			ASSERT_EQ(heap_count(&heap.h), ref.size());
+			const Item *m = heap_min(&heap.h);
+			if (ref.empty())
+				ASSERT_EQ(m, nullptr);
+			else
+				ASSERT_EQ(m->key, ref.top()) << "round " << round << " op " << i;
+		}
+		std::vector<double> rest;
+		while (heap_count(&heap.h) > 0)
+			rest.push_back(heap_take(&heap.h).key);
+		heap_settle(&heap.h);
+		ASSERT_EQ(heap.h.size, 0u);
+		ASSERT_EQ(rest.size(), ref.size());
+		for (double k : rest)
+		{
+			ASSERT_EQ(k, ref.top());
+			ref.pop();
+		}
+	}
+	/* both ways of closing a hole were exercised */
+	EXPECT_GT(filled, 10000);
+	EXPECT_GT(settled_by_read, 1000);
 }
 
 TEST(MinHeap, GrowsByDoublingFrom64)
