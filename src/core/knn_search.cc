@@ -224,6 +224,9 @@ push_points_item(KnnSearch *s, KeyedPoints *kp)
 	heap_push(&s->heap, c);
 }
 
+/* The chord tests of no key: a chunk wholly in the region, whose points all pass. */
+constexpr ChordKeys kNoChordKeys = {0, false, true, false, {}};
+
 /* Put points that passed the keys on the frontier: one by one if few, else as one item. */
 void
 push_keyed_points(KnnSearch *s, const KeyedPoints &points)
@@ -285,14 +288,16 @@ push_tested_point(KnnSearch *s, const ChunkEntry &e, LonLat ll, double chunk_bou
 }
 
 /*
- * Push the points of a chunk, each keyed by the larger of the chunk's bound
- * and its latitude bound. A key that keeps the near side out (paging beyond a
- * distance, a ring's hole) rejects exactly the points that would surface
- * first: they are tested now, not one by one as they surface; a chunk wholly
- * in the region needs no test. The chunk's chord model decides most of them
- * without their unit vectors: those it rejects are dropped, those it accepts
- * wait as coarse points keyed by their chord range, and only the points near
- * a key's circle need the exact test now.
+ * Push the points of a chunk. The chunk's chord model keys each by its chord
+ * range, without the point's unit vector, and decides most of them against
+ * the keys: those it rejects are dropped, those it accepts (every point of a
+ * chunk wholly in the region) wait as one item that hands its points over
+ * nearest first, and only the points near a key's circle go on one by one,
+ * keyed by the larger of the chunk's bound and their latitude bound. A key
+ * that keeps the near side out (paging beyond a distance, a ring's hole)
+ * rejects exactly the points that would surface first: those are tested now.
+ * Without the model (a chunk too spread or too small, keys it cannot test)
+ * every point goes on one by one.
  */
 void
 push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
@@ -304,10 +309,11 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	}
 	LonLat lls[kSearchChunk];
 	LonLatExtent extent = chunk_lonlats(chunk, lls);
+	/* keys it cannot test leave every point undecided: the model would key them for nothing */
+	const ChordKeys &ck = chunk.in_region ? kNoChordKeys : s->chord_keys;
 	ChordModel model;
-	bool modelled = !chunk.in_region && s->keys.near_side_keys &&
-					(s->chord_keys.n > 0 || s->chord_keys.never) &&
-					chunk_chord_model(s, extent, chunk.n, &model);
+	bool modelled =
+		(ck.n > 0 || ck.never || ck.complete) && chunk_chord_model(s, extent, chunk.n, &model);
 	if (!modelled)
 	{
 		for (int i = 0; i < chunk.n; i++)
@@ -316,7 +322,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	}
 	static_assert(kSearchChunk <= kChordBatchMax, "a chunk is decided in one batch");
 	ChordBatch batch;
-	chord_model_match_batch(s->chord_keys, model, lls, chunk.n, &batch);
+	chord_model_match_batch(ck, model, lls, chunk.n, &batch);
 	ChordModel ellipsoid;
 	bool have_ellipsoid = false;
 	uint64_t undecided = 0;
@@ -329,7 +335,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		int i = __builtin_ctz(todo);
 		Chord2Range r{batch.lo[i], batch.hi[i]};
 		int v = (batch.accept >> i) & 1u ? 1 : -1;
-		if (v < 0 && s->chord_keys.ellipsoid)
+		if (v < 0 && ck.ellipsoid)
 		{
 			/* the band between the sphere's tests: the chord bracket's tests, on the model */
 			if (!have_ellipsoid)
@@ -339,7 +345,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 			}
 			Chord2Range er = chord_model_range(ellipsoid, lls[i].lon * (M_PI / 180.0),
 											   lls[i].lat * (M_PI / 180.0));
-			v = chord_keys_match_ellipsoid(s->chord_keys, lls[i].lat, r, er);
+			v = chord_keys_match_ellipsoid(ck, lls[i].lat, r, er);
 		}
 		undecided += v < 0;
 		if (v == 0)
