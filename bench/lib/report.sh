@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2153 # CLIENTS, TRANSPORTS, ... are set by bench/run
 # From runs.csv to summary.csv, results.md, chart.png and the table on
-# stdout. Medians over the rounds; every ratio divides two medians of the
-# same run, same transport, same protocol mode, same number of clients.
+# stdout. The throughput table shows medians over the rounds and divides
+# them; a target's ratio is the median of the ratios within each round
+# (paired), always the same run, transport, protocol mode and clients.
 
 # summary.csv: workload,variant,transport,mode,clients,rounds,tps,lat_ms,index_used
 # (median tps and latency over rounds; rows in the order first measured).
@@ -132,6 +133,30 @@ m1_p99() { # variant pct op
 # ratio A B -> A/B with 2 decimals, or empty
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b + 0 > 0) printf "%.2f", a / b }'; }
 
+# paired WORKLOAD VARIANT TRANSPORT MODE CLIENTS OTHER... -> the median over
+# rounds of VARIANT's tps / the best OTHER's tps in the same round, with 2
+# decimals (empty when no round has both). The variants of a round run one
+# after the other, so a round's ratio is measured at one speed of the
+# machine; dividing two medians mixed rounds measured minutes apart, and a
+# round in which one side alone ran 25 % slow moved the ratio (bench/PROFILES.md,
+# issue 12).
+paired() {
+  local w=$1 v=$2 t=$3 m=$4 c=$5
+  shift 5
+  awk -F, -v w="$w" -v v="$v" -v t="$t" -v m="$m" -v c="$c" -v others="$*" '
+    BEGIN { n = split(others, o, " "); for (i = 1; i <= n; i++) other[o[i]] = 1 }
+    NR > 1 && $1 == w && $3 == t && $4 == m && $5 == c {
+      if ($2 == v) a[$6] = $8
+      else if ($2 in other && (!($6 in b) || $8 + 0 > b[$6] + 0)) b[$6] = $8
+    }
+    END {
+      for (r in a) if ((r in b) && b[r] + 0 > 0) x[++k] = a[r] / b[r]
+      if (k == 0) exit
+      for (i = 2; i <= k; i++) { y = x[i]; for (j = i - 1; j >= 1 && x[j] > y; j--) x[j + 1] = x[j]; x[j + 1] = y }
+      printf "%.2f", (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
+    }' "$RUNS_CSV"
+}
+
 # verdict VALUE OP LIMIT -> PASS/FAIL/n.a.
 verdict() {
   [[ -z $1 ]] && { echo "n.a."; return; }
@@ -170,62 +195,59 @@ builds_targets() {
 # measured (2 by default). The rows that do not depend on the transport (W1,
 # M1, the builds, the drop-in check) are printed for the first transport only.
 targets_table() {
-  local t m c r g1 g2 best first
+  local t m c r first
   first=${TRANSPORTS%%,*}
   t=${1:-$first}
   m=${MODES##*,}
   c=${CLIENTS##*,}
-  echo "Reference configuration: transport $t, -M $m, $c clients. Ratios are medians of the same run."
+  echo "Reference configuration: transport $t, -M $m, $c clients. A ratio is the median over the run's rounds of the ratio within a round."
   echo
   echo "| target | measured | limit | verdict |"
   echo "|---|---:|---:|---|"
   row() { printf '| %s | %s | %s %s | %s |\n' "$1" "${2:-n.a.}" "$3" "$4" "$(verdict "$2" "$3" "$4")"; }
-  r=$(ratio "$(tps_of r1_ids geoidx "$t" "$m" "$c")" "$(tps_of r1_ids gist_geog "$t" "$m" "$c")")
+  r=$(paired r1_ids geoidx "$t" "$m" "$c" gist_geog)
   row "R1 ids: geoidx / GiST(geography)" "$r" ">=" 3
-  r=$(ratio "$(tps_of r1_count geoidx "$t" "$m" "$c")" "$(tps_of r1_count gist_geog "$t" "$m" "$c")")
+  r=$(paired r1_count geoidx "$t" "$m" "$c" gist_geog)
   row "R1 count(*): geoidx / GiST(geography)" "$r" ">=" 10
   local w
   for w in k1_world_10 k1_cities_10 k1_world_100 k1_cities_100; do
     grep -q "^$w," "$SUMMARY_CSV" || continue
-    r=$(ratio "$(tps_of "$w" geoidx "$t" "$m" "$c")" "$(tps_of "$w" gist_geog "$t" "$m" "$c")")
+    r=$(paired "$w" geoidx "$t" "$m" "$c" gist_geog)
     row "$(title_of "$w"): geoidx / GiST(geography) <->" "$r" ">=" 3
-    r=$(ratio "$(tps_of "$w" geoidx "$t" "$m" "$c")" "$(tps_of "$w" gist_geom "$t" "$m" "$c")")
+    r=$(paired "$w" geoidx "$t" "$m" "$c" gist_geom)
     # planar GiST is measured on cities only in --full
     [[ -n $r || $w == k1_world_* ]] && row "$(title_of "$w"): geoidx / planar GiST <->" "$r" ">=" 1
   done
   if grep -q '^kf,' "$SUMMARY_CSV"; then
-    r=$(ratio "$(tps_of kf geoidx "$t" "$m" "$c")" "$(tps_of kf gist_geog "$t" "$m" "$c")")
+    r=$(paired kf geoidx "$t" "$m" "$c" gist_geog)
     row "KF 1% category k=10: geoidx / GiST(category, geography) <->" "$r" ">=" 3
-    r=$(ratio "$(tps_of kf geoidx "$t" "$m" "$c")" "$(tps_of kf gist_geom "$t" "$m" "$c")")
+    r=$(paired kf geoidx "$t" "$m" "$c" gist_geom)
     [[ -n $r ]] && printf '| %s | %s | | |\n' "KF: geoidx / planar GiST(category, pos) <-> (information: degrees, not metres)" "$r"
   fi
   if grep -q '^pg,' "$SUMMARY_CSV"; then
     # the best GiST page 100: keyset (filter) or OFFSET, whichever was faster
-    g1=$(tps_of pg gist_geog "$t" "$m" "$c")
-    g2=$(tps_of pg gist_offset "$t" "$m" "$c")
-    best=$(awk -v a="$g1" -v b="$g2" 'BEGIN { m = (a + 0 > b + 0) ? a : b; if (m != "") print m }')
-    r=$(ratio "$(tps_of pg geoidx "$t" "$m" "$c")" "$best")
+    r=$(paired pg geoidx "$t" "$m" "$c" gist_geog gist_offset)
     row "PG page 100: geoidx / best GiST page 100" "$r" ">=" 3
     # cost = 1 / tps: page-100 cost / page-1 cost = page-1 tps / page-100 tps
-    r=$(ratio "$(tps_of pg geoidx_p1 "$t" "$m" "$c")" "$(tps_of pg geoidx "$t" "$m" "$c")")
+    r=$(paired pg geoidx_p1 "$t" "$m" "$c" geoidx)
     row "PG geoidx: page-100 cost / page-1 cost" "$r" "<=" 1.5
-    r=$(ratio "$(tps_of pg gist_p1 "$t" "$m" "$c")" "$best")
+    r=$(paired pg gist_p1 "$t" "$m" "$c" gist_geog gist_offset)
     [[ -n $r ]] && printf '| %s | %s | | |\n' "PG GiST: best page-100 cost / page-1 cost (information)" "$r"
   fi
   # G1-G3: geofencing on zones (polygons)
-  r=$(ratio "$(tps_of g1_covers geoidx "$t" "$m" "$c")" "$(tps_of g1_covers gist_geog "$t" "$m" "$c")")
+  r=$(paired g1_covers geoidx "$t" "$m" "$c" gist_geog)
   row "G1 covers: geoidx / GiST(geography) ST_Covers" "$r" ">=" 40
-  r=$(ratio "$(tps_of g1_covers geoidx "$t" "$m" "$c")" "$(tps_of g1_covers gist_geom "$t" "$m" "$c")")
+  r=$(paired g1_covers geoidx "$t" "$m" "$c" gist_geom)
   row "G1 covers: geoidx / planar GiST ST_Contains" "$r" ">=" 1
-  r=$(ratio "$(tps_of g1_covers geoidx_planar "$t" "$m" "$c")" "$(tps_of g1_covers gist_geom "$t" "$m" "$c")")
+  r=$(paired g1_covers geoidx_planar "$t" "$m" "$c" gist_geom)
   row "G1 planar ST_Contains: on geoidx / on GiST(geometry)" "$r" ">=" 1.5
-  r=$(ratio "$(tps_of g2_dwithin geoidx "$t" "$m" "$c")" "$(tps_of g2_dwithin gist_geog "$t" "$m" "$c")")
+  r=$(paired g2_dwithin geoidx "$t" "$m" "$c" gist_geog)
   row "G2 within 500 m: geoidx / GiST(geography) ST_DWithin" "$r" ">=" 20
-  r=$(ratio "$(tps_of g2_dwithin geoidx "$t" "$m" "$c")" "$(tps_of g2_dwithin gist_geom "$t" "$m" "$c")")
+  r=$(paired g2_dwithin geoidx "$t" "$m" "$c" gist_geom)
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G2: geoidx / planar GiST box + ST_DWithin(geography) (information)" "$r"
-  r=$(ratio "$(tps_of g3_knn geoidx "$t" "$m" "$c")" "$(tps_of g3_knn gist_geog "$t" "$m" "$c")")
+  r=$(paired g3_knn geoidx "$t" "$m" "$c" gist_geog)
   row "G3 3 nearest: geoidx / GiST(geography) <-> (sphere)" "$r" ">=" 20
-  r=$(ratio "$(tps_of g3_knn geoidx "$t" "$m" "$c")" "$(tps_of g3_knn gist_geom "$t" "$m" "$c")")
+  r=$(paired g3_knn geoidx "$t" "$m" "$c" gist_geom)
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G3: geoidx / planar GiST <-> (information: degrees, not metres)" "$r"
   # P: partitioned on geoidx_cell (issue 14), against the same rows unpartitioned
   local pw title limit pv
@@ -233,28 +255,28 @@ targets_table() {
     grep -q "^$pw," "$SUMMARY_CSV" || continue
     title="P k=10" limit=0.5
     [[ $pw == p_radius ]] && title="P 200 km count" limit=0.9
-    r=$(ratio "$(tps_of $pw geoidx_p64 "$t" "$m" "$c")" "$(tps_of $pw geoidx "$t" "$m" "$c")")
+    r=$(paired $pw geoidx_p64 "$t" "$m" "$c" geoidx)
     row "$title: 64 partitions / unpartitioned" "$r" ">=" "$limit"
     for pv in geoidx_p64_cells geoidx_p16; do
-      r=$(ratio "$(tps_of $pw $pv "$t" "$m" "$c")" "$(tps_of $pw geoidx "$t" "$m" "$c")")
+      r=$(paired $pw $pv "$t" "$m" "$c" geoidx)
       [[ -n $r ]] && printf '| %s | %s | | |\n' "$title: $pv / unpartitioned (information)" "$r"
     done
   done
   # G4: points covered by a zone (a point column, the zone a parameter)
-  r=$(ratio "$(tps_of g4_coveredby geoidx "$t" "$m" "$c")" "$(tps_of g4_coveredby gist_geog "$t" "$m" "$c")")
+  r=$(paired g4_coveredby geoidx "$t" "$m" "$c" gist_geog)
   row "G4 points covered by a zone: geoidx / GiST(geography) ST_CoveredBy" "$r" ">=" 5
-  r=$(ratio "$(tps_of g4_coveredby geoidx "$t" "$m" "$c")" "$(tps_of g4_coveredby gist_geom "$t" "$m" "$c")")
+  r=$(paired g4_coveredby geoidx "$t" "$m" "$c" gist_geom)
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G4: geoidx / planar GiST ST_Within (information: straight edges in degrees, the speed to beat)" "$r"
   # G5: large zones (15,400 vertices), which geoidx keeps in pieces. The issue
   # sets no target of its own here: G1's are shown beside it.
-  r=$(ratio "$(tps_of g5_large geoidx "$t" "$m" "$c")" "$(tps_of g5_large gist_geog "$t" "$m" "$c")")
+  r=$(paired g5_large geoidx "$t" "$m" "$c" gist_geog)
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G5 large zones: geoidx / GiST(geography) ST_Covers (information; G1's target: 40)" "$r"
-  r=$(ratio "$(tps_of g5_large geoidx "$t" "$m" "$c")" "$(tps_of g5_large gist_geom "$t" "$m" "$c")")
+  r=$(paired g5_large geoidx "$t" "$m" "$c" gist_geom)
   [[ -n $r ]] && printf '| %s | %s | | |\n' "G5 large zones: geoidx / planar GiST ST_Contains (information; G1's target: 1)" "$r"
   # V: the map viewport, PostGIS's && unchanged, against GiST on the same column (issue 11)
   for w in v_z6 v_z10 v_z14; do
     grep -q "^$w," "$SUMMARY_CSV" || continue
-    r=$(ratio "$(tps_of "$w" geoidx "$t" "$m" "$c")" "$(tps_of "$w" gist_geom "$t" "$m" "$c")")
+    r=$(paired "$w" geoidx "$t" "$m" "$c" gist_geom)
     row "$(title_of "$w"): geoidx / GiST(geometry), pos && box" "$r" ">=" 1
   done
   # the drop-in check (lib/dropin.sh): every other index's SQL on the geoidx table
@@ -265,24 +287,18 @@ targets_table() {
     printf '| %s | %s | %s | %s |\n' "drop-in: other indexes' SQL of these workloads on the geoidx table, read through geoidx with no sequential scan" \
       "$ok of $n" "= $n" "$([[ $ok == "$n" ]] && echo PASS || echo FAIL)"
   fi
-  r=$(ratio "$(tps_of r2 geoidx "$t" "$m" "$c")" "$(tps_of r2 gist_geog "$t" "$m" "$c")")
+  r=$(paired r2 geoidx "$t" "$m" "$c" gist_geog)
   row "R2: geoidx / GiST(geography)" "$r" ">=" 2
-  g1=$(tps_of r2 gist_geog "$t" "$m" "$c")
-  g2=$(tps_of r2 gist_geom "$t" "$m" "$c")
-  best=$(awk -v a="$g1" -v b="$g2" 'BEGIN { m = (a + 0 > b + 0) ? a : b; if (m != "") print m }')
-  r=$(ratio "$(tps_of r2 geoidx "$t" "$m" "$c")" "$best")
+  r=$(paired r2 geoidx "$t" "$m" "$c" gist_geog gist_geom)
   [[ -n $r ]] && printf '| %s | %s | | |\n' "R2: geoidx / best GiST (information)" "$r"
   # W1: geoidx against the best other spatial index on the column; no index for information
   local sync
   for sync in off on; do
     [[ $t == "$first" ]] || break
     grep -q "^w1_sync_$sync," "$SUMMARY_CSV" || continue
-    g1=$(tps_of "w1_sync_$sync" gist_geom unix prepared 2)
-    g2=$(tps_of "w1_sync_$sync" gist_geog unix prepared 2)
-    best=$(awk -v a="$g1" -v b="$g2" 'BEGIN { m = (a + 0 > b + 0) ? a : b; if (m != "") print m }')
-    r=$(ratio "$(tps_of "w1_sync_$sync" geoidx unix prepared 2)" "$best")
+    r=$(paired "w1_sync_$sync" geoidx unix prepared 2 gist_geom gist_geog)
     row "W1 sync $sync: geoidx / best other spatial index" "$r" ">=" 1
-    r=$(ratio "$(tps_of "w1_sync_$sync" geoidx unix prepared 2)" "$(tps_of "w1_sync_$sync" none unix prepared 2)")
+    r=$(paired "w1_sync_$sync" geoidx unix prepared 2 none)
     [[ -n $r ]] && printf '| %s | %s | | |\n' "W1 sync $sync: geoidx / no spatial index (information)" "$r"
   done
   if [[ $t == "$first" ]]; then
@@ -290,45 +306,45 @@ targets_table() {
     row "M1 search p99: 10 % updates / 0 %" "$r" "<=" 1.2
   fi
   # the limit: a TID Scan of exactly the answer's rows, on the same 32 centres
-  r=$(ratio "$(tps_of r1_limit geoidx "$t" "$m" "$c")" "$(tps_of r1_limit tid "$t" "$m" "$c")")
+  r=$(paired r1_limit geoidx "$t" "$m" "$c" tid)
   row "limit R1 ids: geoidx / TID scan of the answer" "$r" ">=" 0.9
   if [[ $c != 1 ]]; then
-    r=$(ratio "$(tps_of r1_limit geoidx "$t" "$m" 1)" "$(tps_of r1_limit tid "$t" "$m" 1)")
+    r=$(paired r1_limit geoidx "$t" "$m" 1 tid)
     [[ -n $r ]] && row "limit R1 ids, 1 client: geoidx / TID scan of the answer" "$r" ">=" 0.9
   fi
-  r=$(ratio "$(tps_of k1_limit geoidx "$t" "$m" "$c")" "$(tps_of k1_limit tid "$t" "$m" "$c")")
+  r=$(paired k1_limit geoidx "$t" "$m" "$c" tid)
   [[ -n $r ]] && printf '| %s | %s | | |\n' "limit K1 world k=10: geoidx / TID scan of the answer (information)" "$r"
   # KF and R2 miss their targets against GiST: the TID scan of the answer over
   # GiST on the same centres is the most that any index could gain
   local lw lt
   for lw in "r2_limit:R2" "kf_limit:KF 1% k=10"; do
     lt=${lw#*:}
-    r=$(ratio "$(tps_of "${lw%%:*}" geoidx "$t" "$m" "$c")" "$(tps_of "${lw%%:*}" tid "$t" "$m" "$c")")
+    r=$(paired "${lw%%:*}" geoidx "$t" "$m" "$c" tid)
     [[ -n $r ]] && printf '| %s | %s | | |\n' "limit $lt: geoidx / TID scan of the answer (information)" "$r"
-    r=$(ratio "$(tps_of "${lw%%:*}" geoidx "$t" "$m" "$c")" "$(tps_of "${lw%%:*}" gist_geog "$t" "$m" "$c")")
+    r=$(paired "${lw%%:*}" geoidx "$t" "$m" "$c" gist_geog)
     [[ -n $r ]] && printf '| %s | %s | | |\n' "limit $lt: geoidx / GiST on the same centres (information)" "$r"
-    r=$(ratio "$(tps_of "${lw%%:*}" tid "$t" "$m" "$c")" "$(tps_of "${lw%%:*}" gist_geog "$t" "$m" "$c")")
+    r=$(paired "${lw%%:*}" tid "$t" "$m" "$c" gist_geog)
     [[ -n $r ]] && printf '| %s | %s | | |\n' "limit $lt: TID scan of the answer / GiST, the most any index could reach (information)" "$r"
   done
-  r=$(ratio "$(tps_of r1_limit geoidx "$t" "$m" "$c")" "$(tps_of r1_limit pk "$t" "$m" "$c")")
+  r=$(paired r1_limit geoidx "$t" "$m" "$c" pk)
   [[ -n $r ]] && printf '| %s | %s | | |\n' "R1 ids: geoidx / the same rows by primary key (information)" "$r"
   [[ $t == "$first" ]] && builds_targets
   # PostGIS's SQL sent unchanged to the geoidx table (the rewrite): within 10 %
   # of geoidx's own function form (the drop-in issue's target)
   for w in r1_ids r2 k1_world_10 k1_cities_10 g1_covers g2_dwithin g3_knn; do
-    r=$(ratio "$(tps_of "$w" geoidx_pg "$t" "$m" "$c")" "$(tps_of "$w" geoidx "$t" "$m" "$c")")
+    r=$(paired "$w" geoidx_pg "$t" "$m" "$c" geoidx)
     [[ -n $r ]] && row "$(title_of "$w"): PostGIS's SQL on geoidx / geoidx's function form" "$r" ">=" 0.9
   done
   # GiST(geography)'s own k-NN SQL (geography <->, the sphere) sent to the geoidx table: within
   # 10 % of geoidx's function form, so about its ratio to GiST(geography)
   for w in k1_world_10 k1_cities_10 g3_knn; do
-    r=$(ratio "$(tps_of "$w" geoidx_sph "$t" "$m" "$c")" "$(tps_of "$w" geoidx "$t" "$m" "$c")")
+    r=$(paired "$w" geoidx_sph "$t" "$m" "$c" geoidx)
     [[ -n $r ]] && row "$(title_of "$w"): GiST(geography)'s <-> SQL on geoidx / geoidx's function form" "$r" ">=" 0.9
-    r=$(ratio "$(tps_of "$w" geoidx_sph "$t" "$m" "$c")" "$(tps_of "$w" gist_geog "$t" "$m" "$c")")
+    r=$(paired "$w" geoidx_sph "$t" "$m" "$c" gist_geog)
     [[ -n $r ]] && printf '| %s | %s | | |\n' "$(title_of "$w"): GiST(geography)'s <-> SQL, on geoidx / on GiST(geography) (information)" "$r"
   done
   for w in r1_ids r1_count r2; do
-    r=$(ratio "$(tps_of "$w" geoidx_cl "$t" "$m" "$c")" "$(tps_of "$w" geoidx "$t" "$m" "$c")")
+    r=$(paired "$w" geoidx_cl "$t" "$m" "$c" geoidx)
     [[ -n $r ]] && printf '| %s: CLUSTER USING geoidx / unclustered (information) | %s | | |\n' "$(title_of "$w")" "$r"
   done
   return 0
