@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "knn_search.h"
+#include "malloc_search.h"
 
 namespace
 {
@@ -66,24 +67,6 @@ cut_chunks()
 	return c;
 }
 
-SearchItem *
-grow(void *, SearchItem *old, size_t cap)
-{
-	return (SearchItem *) realloc(old, sizeof(SearchItem) * cap);
-}
-
-void *
-alloc(void *, size_t bytes)
-{
-	return malloc(bytes);
-}
-
-void
-release(void *, void *p)
-{
-	free(p);
-}
-
 void
 BM_CutChunksOfPage100(benchmark::State &state)
 {
@@ -91,7 +74,7 @@ BM_CutChunksOfPage100(benchmark::State &state)
 	RegionTest key =
 		region_test(geographic_point(kCentre), kBound, true, RegionMode::dist_gt, false);
 	SpatialKeys keys = spatial_keys(&key, 1);
-	KnnCallbacks cb{nullptr, nullptr, grow, alloc, release, nullptr};
+	KnnCallbacks cb = geoidx_micro::malloc_callbacks();
 	SearchItem page{};
 	page.kind = ItemKind::page;
 	uint64_t vectors = 0;
@@ -107,8 +90,7 @@ BM_CutChunksOfPage100(benchmark::State &state)
 		}
 		benchmark::DoNotOptimize(s.heap.size);
 		vectors += s.vectors;
-		knn_finish(&s);
-		free(s.heap.items);
+		geoidx_micro::malloc_search_finish(&s);
 	}
 	state.counters["vectors"] = (double) vectors / (double) state.iterations();
 	state.counters["points"] = benchmark::Counter(

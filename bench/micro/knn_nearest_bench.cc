@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "knn_search.h"
+#include "malloc_search.h"
 
 namespace
 {
@@ -72,29 +73,11 @@ queries()
 	return q;
 }
 
-SearchItem *
-grow(void *, SearchItem *old, size_t cap)
-{
-	return (SearchItem *) realloc(old, sizeof(SearchItem) * cap);
-}
-
-void *
-alloc(void *, size_t bytes)
-{
-	return malloc(bytes);
-}
-
-void
-release(void *, void *p)
-{
-	free(p);
-}
-
 void
 BM_NearestHundredIn5km(benchmark::State &state)
 {
 	const std::vector<Query> &qs = queries();
-	KnnCallbacks cb{nullptr, nullptr, grow, alloc, release, nullptr};
+	KnnCallbacks cb = geoidx_micro::malloc_callbacks();
 	SearchItem page{};
 	page.kind = ItemKind::page;
 	size_t next = 0;
@@ -120,8 +103,7 @@ BM_NearestHundredIn5km(benchmark::State &state)
 			benchmark::DoNotOptimize(item.row);
 			rows++;
 		}
-		knn_finish(&s);
-		free(s.heap.items);
+		geoidx_micro::malloc_search_finish(&s);
 	}
 	state.counters["rows"] = (double) rows / (double) state.iterations();
 }
