@@ -1,8 +1,7 @@
 /*
  * A k-NN search of the core on malloc'ed memory, for the micro benchmarks:
- * the callbacks a search allocates through, and a chunk's item as a leaf's
- * visit would hand it over. No page is ever read (visit_page is null): the
- * benchmarks hand the search its chunks themselves.
+ * the callbacks it allocates through, and its end. No page is ever read
+ * (visit_page is null): the benchmarks hand the search its chunks themselves.
  */
 #pragma once
 

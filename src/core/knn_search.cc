@@ -309,9 +309,9 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	}
 	LonLat lls[kSearchChunk];
 	LonLatExtent extent = chunk_lonlats(chunk, lls);
-	/* keys it cannot test leave every point undecided: the model would key them for nothing */
 	const ChordKeys &ck = chunk.in_region ? kNoChordKeys : s->chord_keys;
 	ChordModel model;
+	/* keys it cannot test (around another centre) would leave every point undecided */
 	bool modelled =
 		(ck.n > 0 || ck.never || ck.complete) && chunk_chord_model(s, extent, chunk.n, &model);
 	if (!modelled)

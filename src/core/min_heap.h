@@ -5,7 +5,8 @@
  * and the unit tests hand it malloc'ed memory.
  *
  * heap_take removes the top but leaves its slot empty (a hole at the root)
- * until the heap is next changed or read: a search that takes its nearest
+ * until the next push fills it or the next take or pop closes it (heap_min
+ * reads around it): a search that takes its nearest
  * item and puts something near the top back (the item refined, a chunk's
  * next point) fills the hole with one short sift down, where a pop and a push
  * walked the whole depth twice, each level a compare the branch predictor
