@@ -52,16 +52,6 @@ abs_of(V x)
 	return (V) ((M) x & splat<M>(int64_t{INT64_MAX}));
 }
 
-template <typename M>
-LANES_INLINE uint32_t
-lane_bits(M m)
-{
-	uint32_t bits = 0;
-	for (size_t i = 0; i < sizeof(M) / sizeof(int64_t); i++)
-		bits |= (uint32_t) (m[i] & 1) << i;
-	return bits;
-}
-
 template <typename V>
 LANES_INLINE V
 load(const double *p)
@@ -78,26 +68,32 @@ store(double *p, V v)
 	memcpy(p, &v, sizeof v);
 }
 
+/*
+ * chord_keys_verdict's sphere tests, lane by lane: drop[g] and undecided[g]
+ * hold the lanes of points g*W .. g*W+W-1 (-1 true, 0 false). The lanes
+ * become bits in the calling path's own function, where the sign-bit move
+ * of its instruction set may be used (a helper here has none).
+ */
+template <int W> struct LaneVerdicts
+{
+	typename Lanes<W>::M drop[kChordBatchMax / W];
+	typename Lanes<W>::M undecided[kChordBatchMax / W];
+};
+
 template <int W>
 LANES_INLINE void
-match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n, ChordBatch *out)
+match_batch(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p, int n, ChordBatch *out,
+			LaneVerdicts<W> *lv)
 {
 	typedef typename Lanes<W>::V V;
 	typedef typename Lanes<W>::M M;
-	/* by coordinate, the last point repeated to a multiple of W (the mask below drops those) */
-	alignas(32) double lon[kChordBatchMax], lat[kChordBatchMax];
-	int padded = (n + W - 1) / W * W;
-	for (int i = 0; i < padded; i++)
-	{
-		int j = i < n ? i : n - 1;
-		lon[i] = lls[j].lon;
-		lat[i] = lls[j].lat;
-	}
+	int groups = (n + W - 1) / W;
 	/* chord_model_range, term by term in its order */
-	for (int i = 0; i < padded; i += W)
+	for (int g = 0; g < groups; g++)
 	{
-		V a = load<V>(&lon[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lon0);
-		V b = load<V>(&lat[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lat0);
+		int i = g * W;
+		V a = load<V>(&p.lon[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lon0);
+		V b = load<V>(&p.lat[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lat0);
 		V f = splat<V>(m.f0) + splat<V>(m.d_lon) * a + splat<V>(m.d_lat) * b +
 			  (splat<V>(m.h_lon_lon) * a * a + splat<V>(m.h_lon_lat) * a * b +
 			   splat<V>(m.h_lat_lat) * b * b);
@@ -105,24 +101,32 @@ match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n, 
 		V r = s * s * s * splat<V>(m.third) * splat<V>(1.0 + 1e-9) + splat<V>(kChordModelSlack);
 		store<V>(&out->lo[i], f - r);
 		store<V>(&out->hi[i], f + r);
+		lv->drop[g] = splat<M>(int64_t{0});
+		lv->undecided[g] = splat<M>(int64_t{0});
 	}
-	/* chord_keys_verdict's sphere tests: any test that drops decides; else any undecided */
-	uint32_t drop = 0, undecided = 0;
+	/* any test that drops decides; else any undecided */
 	for (int k = 0; k < ck.n; k++)
 	{
 		const ChordTest &t = ck.t[k];
 		V clat = splat<V>(t.centre_lat_deg), dlat = splat<V>(t.reject_dlat_deg);
 		V reject = splat<V>(t.reject_c2), accept = splat<V>(t.accept_c2);
 		M outer = splat<M>(int64_t{t.outer ? -1 : 0});
-		for (int i = 0; i < padded; i += W)
+		for (int g = 0; g < groups; g++)
 		{
+			int i = g * W;
 			V lo = load<V>(&out->lo[i]), hi = load<V>(&out->hi[i]);
-			M far = (abs_of<V, M>(load<V>(&lat[i]) - clat) > dlat) | (lo > reject);
+			M far = (abs_of<V, M>(load<V>(&p.lat[i]) - clat) > dlat) | (lo > reject);
 			M near = (hi < accept) & ~(hi > reject);
-			drop |= lane_bits((far & ~outer) | (~far & near & outer)) << i;
-			undecided |= lane_bits(~far & ~near) << i;
+			lv->drop[g] |= (far & ~outer) | (~far & near & outer);
+			lv->undecided[g] |= ~far & ~near;
 		}
 	}
+}
+
+/* The verdicts' bits (drop, undecided) as ChordBatch reports them. */
+inline void
+finish_batch(const ChordKeys &ck, int n, uint32_t drop, uint32_t undecided, ChordBatch *out)
+{
 	uint32_t all = n >= 32 ? ~0u : (1u << n) - 1u;
 	if (ck.never)
 		drop = all;
@@ -130,21 +134,54 @@ match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n, 
 	out->undecided = ck.complete ? all & ~drop & undecided : all & ~drop;
 }
 
+/* A lane mask's bits, lane i at bit i, where no sign-bit move is at hand. */
+template <typename M>
+LANES_INLINE uint32_t
+lane_bits(M m)
+{
+	uint32_t bits = 0;
+	for (size_t i = 0; i < sizeof(M) / sizeof(int64_t); i++)
+		bits |= (uint32_t) (m[i] & 1) << i;
+	return bits;
+}
+
 } // namespace
 
 void
-chord_model_match_batch_portable(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
-								 ChordBatch *out)
+chord_model_match_batch_portable(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p,
+								 int n, ChordBatch *out)
 {
-	match_batch<2>(ck, m, lls, n, out);
+	LaneVerdicts<2> lv;
+	match_batch<2>(ck, m, p, n, out, &lv);
+	uint32_t drop = 0, undecided = 0;
+	for (int g = 0; g < (n + 1) / 2; g++)
+	{
+#if defined(__SSE2__)
+		drop |= (uint32_t) __builtin_ia32_movmskpd((Lanes<2>::V) lv.drop[g]) << (2 * g);
+		undecided |= (uint32_t) __builtin_ia32_movmskpd((Lanes<2>::V) lv.undecided[g]) << (2 * g);
+#else
+		drop |= lane_bits(lv.drop[g]) << (2 * g);
+		undecided |= lane_bits(lv.undecided[g]) << (2 * g);
+#endif
+	}
+	finish_batch(ck, n, drop, undecided, out);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) void
-chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p, int n,
 							 ChordBatch *out)
 {
-	match_batch<4>(ck, m, lls, n, out);
+	LaneVerdicts<4> lv;
+	match_batch<4>(ck, m, p, n, out, &lv);
+	uint32_t drop = 0, undecided = 0;
+	for (int g = 0; g < (n + 3) / 4; g++)
+	{
+		drop |= (uint32_t) __builtin_ia32_movmskpd256((Lanes<4>::V) lv.drop[g]) << (4 * g);
+		undecided |= (uint32_t) __builtin_ia32_movmskpd256((Lanes<4>::V) lv.undecided[g])
+					 << (4 * g);
+	}
+	finish_batch(ck, n, drop, undecided, out);
 }
 
 bool
@@ -155,10 +192,10 @@ chord_batch_has_avx2()
 }
 #else
 void
-chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p, int n,
 							 ChordBatch *out)
 {
-	match_batch<2>(ck, m, lls, n, out);
+	chord_model_match_batch_portable(ck, m, p, n, out);
 }
 
 bool

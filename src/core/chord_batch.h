@@ -26,6 +26,25 @@ namespace geoidx
 /* The most points one call decides: a search chunk's. */
 constexpr int kChordBatchMax = 32;
 
+/*
+ * The points' stored lon/lat (degrees) by coordinate, as the vector lanes
+ * load them: the caller fills n and sets the rest of the last vector's lanes
+ * (chord_points_pad), which are computed and then masked out.
+ */
+struct ChordPoints
+{
+	alignas(32) double lon[kChordBatchMax];
+	alignas(32) double lat[kChordBatchMax];
+};
+
+/* Give lanes n .. the next multiple of 4 a value (0, 0): they are read, never reported. */
+inline void
+chord_points_pad(ChordPoints *p, int n)
+{
+	for (int i = n; i < kChordBatchMax && (i & 3) != 0; i++)
+		p->lon[i] = p->lat[i] = 0.0;
+}
+
 struct ChordBatch
 {
 	uint32_t accept;           /* bit i: chord_model_match says 1 */
@@ -38,26 +57,26 @@ struct ChordBatch
  * The two paths (the unit tests run both), and whether this CPU can run the
  * AVX2 one. Off x86-64 the "AVX2" path is the portable one under another name.
  */
-void chord_model_match_batch_portable(const ChordKeys &ck, const ChordModel &m, const LonLat *lls,
-									  int n, ChordBatch *out);
-void chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const LonLat *lls,
+void chord_model_match_batch_portable(const ChordKeys &ck, const ChordModel &m,
+									  const ChordPoints &p, int n, ChordBatch *out);
+void chord_model_match_batch_avx2(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p,
 								  int n, ChordBatch *out);
 bool chord_batch_has_avx2();
 
 /*
- * chord_model_match(ck, m, lls[i], ..) for the n <= kChordBatchMax points of
- * lls (degrees, as stored_lonlat leaves them): four points an operation where
- * the CPU has AVX2, else two.
+ * chord_model_match(ck, m, {p.lon[i], p.lat[i]}, ..) for the n <=
+ * kChordBatchMax points of p (degrees, as stored_lonlat leaves them, padded):
+ * four points an operation where the CPU has AVX2, else two.
  */
 inline void
-chord_model_match_batch(const ChordKeys &ck, const ChordModel &m, const LonLat *lls, int n,
+chord_model_match_batch(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p, int n,
 						ChordBatch *out)
 {
 	static const bool avx2 = chord_batch_has_avx2();
 	if (avx2)
-		chord_model_match_batch_avx2(ck, m, lls, n, out);
+		chord_model_match_batch_avx2(ck, m, p, n, out);
 	else
-		chord_model_match_batch_portable(ck, m, lls, n, out);
+		chord_model_match_batch_portable(ck, m, p, n, out);
 }
 
 } // namespace geoidx

@@ -96,49 +96,53 @@ struct LonLatExtent
 };
 
 /*
- * The stored lon/lat of a chunk's points (stored_lonlat) and their extent, in
- * one pass over {x, y} pairs: a vector load, minimum and maximum a point, and
- * the range tested once, on the extent (v - v catches NaN and infinities),
- * where the point-by-point form had four branches a point and two chains of
- * dependent minima and maxima. A point out of range (one the cast wraps, or a
- * corrupt one) is rare: then the points are mapped one by one.
+ * The stored lon/lat of a chunk's points (stored_lonlat), by coordinate as the
+ * batch loads them, and their extent, in one pass over {x, y} pairs: a vector
+ * load and a minimum and maximum a point (two chains, even and odd points),
+ * with the range tested once, on the extent (v - v catches NaN and
+ * infinities; the minimum and maximum pass a NaN over and leave it to that
+ * test). A point out of range (one the cast wraps, or a corrupt one) is rare:
+ * then the points are mapped one by one.
  */
 LonLatExtent
-chunk_lonlats(const SearchChunk &chunk, LonLat *lls)
+chunk_lonlats(const SearchChunk &chunk, ChordPoints *p)
 {
 	typedef double V2 __attribute__((vector_size(16)));
-	typedef int64_t M2 __attribute__((vector_size(16)));
-	static_assert(sizeof(LonLat) == sizeof(V2), "LonLat is a {lon, lat} pair");
 	static_assert(offsetof(ChunkEntry, y) == offsetof(ChunkEntry, x) + sizeof(double),
 				  "an entry's x and y are a pair");
 	const double inf = std::numeric_limits<double>::infinity();
-	V2 lo{inf, inf}, hi{-inf, -inf};
+	V2 lo[2] = {{inf, inf}, {inf, inf}}, hi[2] = {{-inf, -inf}, {-inf, -inf}};
 	V2 finite{0.0, 0.0}; /* stays zero unless some coordinate is NaN or infinite */
 	for (int i = 0; i < chunk.n; i++)
 	{
 		V2 v;
 		memcpy(&v, &chunk.e[i].x, sizeof v);
-		memcpy(&lls[i], &v, sizeof v);
+		p->lon[i] = v[0];
+		p->lat[i] = v[1];
 		finite += v - v;
-		M2 below = (v < lo);
-		M2 above = (v > hi);
-		lo = (V2) (((M2) v & below) | ((M2) lo & ~below));
-		hi = (V2) (((M2) v & above) | ((M2) hi & ~above));
+		/* minpd and maxpd: the NaN lane keeps the other operand */
+		lo[i & 1] = v < lo[i & 1] ? v : lo[i & 1];
+		hi[i & 1] = v > hi[i & 1] ? v : hi[i & 1];
 	}
-	bool ok = finite[0] == 0.0 && finite[1] == 0.0 && lo[0] >= -180.0 && lo[1] >= -90.0 &&
-			  hi[0] <= 180.0 && hi[1] <= 90.0;
+	V2 l = lo[0] < lo[1] ? lo[0] : lo[1];
+	V2 h = hi[0] > hi[1] ? hi[0] : hi[1];
+	bool ok = finite[0] == 0.0 && finite[1] == 0.0 && l[0] >= -180.0 && l[1] >= -90.0 &&
+			  h[0] <= 180.0 && h[1] <= 90.0;
 	if (!ok)
 	{
-		lo = V2{inf, inf};
-		hi = V2{-inf, -inf};
+		l = V2{inf, inf};
+		h = V2{-inf, -inf};
 		for (int i = 0; i < chunk.n; i++)
 		{
-			lls[i] = stored_lonlat(chunk.e[i].x, chunk.e[i].y);
-			lo = V2{std::min(lo[0], lls[i].lon), std::min(lo[1], lls[i].lat)};
-			hi = V2{std::max(hi[0], lls[i].lon), std::max(hi[1], lls[i].lat)};
+			LonLat ll = stored_lonlat(chunk.e[i].x, chunk.e[i].y);
+			p->lon[i] = ll.lon;
+			p->lat[i] = ll.lat;
+			l = V2{std::min(l[0], ll.lon), std::min(l[1], ll.lat)};
+			h = V2{std::max(h[0], ll.lon), std::max(h[1], ll.lat)};
 		}
 	}
-	return LonLatExtent{{lo[0], lo[1]}, {hi[0], hi[1]}};
+	chord_points_pad(p, chunk.n);
+	return LonLatExtent{{l[0], l[1]}, {h[0], h[1]}};
 }
 
 /*
@@ -307,8 +311,8 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 		push_planar_points(s, chunk);
 		return;
 	}
-	LonLat lls[kSearchChunk];
-	LonLatExtent extent = chunk_lonlats(chunk, lls);
+	ChordPoints pts;
+	LonLatExtent extent = chunk_lonlats(chunk, &pts);
 	const ChordKeys &ck = chunk.in_region ? kNoChordKeys : s->chord_keys;
 	ChordModel model;
 	/* keys it cannot test (around another centre) would leave every point undecided */
@@ -317,12 +321,13 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	if (!modelled)
 	{
 		for (int i = 0; i < chunk.n; i++)
-			push_tested_point(s, chunk.e[i], lls[i], chunk_bound, chunk.in_region);
+			push_tested_point(s, chunk.e[i], LonLat{pts.lon[i], pts.lat[i]}, chunk_bound,
+							  chunk.in_region);
 		return;
 	}
 	static_assert(kSearchChunk <= kChordBatchMax, "a chunk is decided in one batch");
 	ChordBatch batch;
-	chord_model_match_batch(ck, model, lls, chunk.n, &batch);
+	chord_model_match_batch(ck, model, pts, chunk.n, &batch);
 	ChordModel ellipsoid;
 	bool have_ellipsoid = false;
 	uint64_t undecided = 0;
@@ -343,9 +348,9 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 				ellipsoid = ellipsoid_chord_model(s->centre_ecef_over_a, model);
 				have_ellipsoid = true;
 			}
-			Chord2Range er = chord_model_range(ellipsoid, lls[i].lon * (M_PI / 180.0),
-											   lls[i].lat * (M_PI / 180.0));
-			v = chord_keys_match_ellipsoid(ck, lls[i].lat, r, er);
+			Chord2Range er = chord_model_range(ellipsoid, pts.lon[i] * (M_PI / 180.0),
+											   pts.lat[i] * (M_PI / 180.0));
+			v = chord_keys_match_ellipsoid(ck, pts.lat[i], r, er);
 		}
 		undecided += v < 0;
 		if (v == 0)
@@ -356,7 +361,7 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 			passed.e[passed.n++] = chunk.e[i];
 			continue;
 		}
-		push_tested_point(s, chunk.e[i], lls[i], chunk_bound, false);
+		push_tested_point(s, chunk.e[i], LonLat{pts.lon[i], pts.lat[i]}, chunk_bound, false);
 	}
 	s->models_left += undecided;
 	push_keyed_points(s, passed);

@@ -44,14 +44,25 @@ trial_regions(int trial, LonLat c, GeoPoint cg, double radius)
 			region_test(cg, radius * 1.001, true, RegionMode::within, true)};
 }
 
-typedef void (*BatchFn)(const ChordKeys &, const ChordModel &, const LonLat *, int, ChordBatch *);
+typedef void (*BatchFn)(const ChordKeys &, const ChordModel &, const ChordPoints &, int,
+						ChordBatch *);
 
 void
 expect_batch_is_pointwise(BatchFn batch_fn, const ChordKeys &ck, const ChordModel &m,
 						  const LonLat *lls, int n, const char *what)
 {
+	/* lanes past the padding hold anything (NaN here), as a reused buffer would */
+	ChordPoints points;
+	for (int i = 0; i < kChordBatchMax; i++)
+		points.lon[i] = points.lat[i] = std::nan("");
+	for (int i = 0; i < n; i++)
+	{
+		points.lon[i] = lls[i].lon;
+		points.lat[i] = lls[i].lat;
+	}
+	chord_points_pad(&points, n);
 	ChordBatch batch;
-	batch_fn(ck, m, lls, n, &batch);
+	batch_fn(ck, m, points, n, &batch);
 	ASSERT_EQ(batch.accept & batch.undecided, 0u) << what;
 	if (n < 32)
 	{
