@@ -498,10 +498,11 @@ knn_box_bound(const KnnSearch *s, const Box3 &box)
  * The children of one internal page not yet on the frontier. A child is kept
  * by its raw key: the squared chord to its box (whose metre bound grows with
  * it), or the planar bound itself; only the nearest is turned into metres.
+ * The keys are an array of their own, which the search for the nearest reads
+ * two at a time.
  */
 struct ChildRef
 {
-	double raw;
 	uint32_t blk;
 	uint32_t box; /* its box in ChildPages::boxes, when it is judged as it comes up */
 };
@@ -513,7 +514,8 @@ struct ChildPages
 	int16_t level;
 	bool in_region; /* the parent lies wholly in the keys' region: no child is judged */
 	uint64_t parent_lsn;
-	ChildRef *c; /* n of them, in the same allocation, unordered */
+	double *raw; /* n raw keys, in the same allocation, unordered */
+	ChildRef *c; /* their children, in the same allocation and order */
 	Box3 *boxes; /* the children's boxes, in the same allocation, when judged late; else null */
 };
 
@@ -562,10 +564,10 @@ namespace
 {
 
 void
-push_child(KnnSearch *s, const ChildPages &c, const ChildRef &r)
+push_child(KnnSearch *s, const ChildPages &c, double raw, const ChildRef &r)
 {
 	SearchItem p{};
-	p.dist = raw_to_bound(s, r.raw);
+	p.dist = raw_to_bound(s, raw);
 	p.kind = ItemKind::page;
 	p.row_kind = kRowPoint;
 	p.level = c.level;
@@ -575,24 +577,39 @@ push_child(KnnSearch *s, const ChildPages &c, const ChildRef &r)
 }
 
 /*
- * The index of c's nearest child. Most children of a page never surface, so
- * they are not kept in order: a scan finds the next when one leaves, with no
- * branch to mispredict (a heap's sifts cost more than the scans of the few
- * children a search takes from a page).
+ * The index of c's nearest child: the first whose key is the least (a NaN
+ * key is never the least, and a NaN first key is the least). Most children of
+ * a page never surface, so they are not kept in order: a scan finds the next
+ * when one leaves (a heap's sifts cost more than the scans of the few
+ * children a search takes from a page). The least key comes from four chains
+ * of minima that start at the first key (minpd: a NaN never replaces one),
+ * and then its first index, where a scan that kept the index beside the
+ * minimum was one chain of dependent blends.
  */
 int
 nearest_child(const ChildPages *c)
 {
-	int best = 0;
-	double b = c->c[0].raw;
-	for (int i = 1; i < c->n; i++)
+	typedef double V2 __attribute__((vector_size(16)));
+	const double *raw = c->raw;
+	int n = c->n;
+	V2 a = {raw[0], raw[0]}, b = a;
+	int i = 0;
+	for (; i + 4 <= n; i += 4)
 	{
-		double r = c->c[i].raw;
-		bool nearer = r < b;
-		b = nearer ? r : b;
-		best = nearer ? i : best;
+		V2 x, y;
+		memcpy(&x, &raw[i], sizeof x);
+		memcpy(&y, &raw[i + 2], sizeof y);
+		a = x < a ? x : a;
+		b = y < b ? y : b;
 	}
-	return best;
+	a = b < a ? b : a;
+	double least = a[1] < a[0] ? a[1] : a[0];
+	for (; i < n; i++)
+		least = raw[i] < least ? raw[i] : least;
+	for (int j = 0; j < n; j++)
+		if (raw[j] == least)
+			return j;
+	return 0; /* the first key is NaN */
 }
 
 /* A child judged as it comes up: a page wholly outside the keys' region is not read. */
@@ -614,16 +631,19 @@ advance_children(KnnSearch *s, ChildPages *c)
 	while (c->n > 0)
 	{
 		ChildRef r = c->c[c->next];
-		c->c[c->next] = c->c[--c->n];
+		double r_raw = c->raw[c->next];
+		c->n--;
+		c->c[c->next] = c->c[c->n];
+		c->raw[c->next] = c->raw[c->n];
 		bool dropped = c->boxes != nullptr && child_outside(s, c->boxes[r.box]);
 		if (!dropped)
-			push_child(s, *c, r);
+			push_child(s, *c, r_raw, r);
 		if (c->n == 0)
 			break;
 		c->next = nearest_child(c);
 		if (dropped)
 			continue;
-		double raw = c->c[c->next].raw;
+		double raw = c->raw[c->next];
 		if (s->planar || raw == kInf || raw < kMonotoneChord2)
 		{
 			SearchItem b{};
@@ -645,20 +665,22 @@ ChildPages *
 knn_begin_children(KnnSearch *s, int max_children, int16_t level, uint64_t parent_lsn,
 				   bool in_region)
 {
-	static_assert(alignof(Box3) <= alignof(ChildRef), "the boxes follow the refs unpadded");
-	size_t head =
-		(sizeof(ChildPages) + alignof(ChildRef) - 1) / alignof(ChildRef) * alignof(ChildRef);
+	static_assert(alignof(Box3) <= alignof(double) && alignof(ChildRef) <= alignof(double),
+				  "the keys, boxes and refs follow each other unpadded");
+	size_t head = (sizeof(ChildPages) + alignof(double) - 1) / alignof(double) * alignof(double);
 	size_t cap = (size_t) std::max(max_children, 1);
 	bool late = !in_region && s->keys.near_side_keys;
-	ChildPages *c = (ChildPages *) s->cb.alloc(s->cb.ctx, head + sizeof(ChildRef) * cap +
-															  (late ? sizeof(Box3) * cap : 0));
+	ChildPages *c =
+		(ChildPages *) s->cb.alloc(s->cb.ctx, head + (sizeof(double) + sizeof(ChildRef)) * cap +
+												  (late ? sizeof(Box3) * cap : 0));
 	c->n = 0;
 	c->next = 0;
 	c->level = level;
 	c->in_region = in_region;
 	c->parent_lsn = parent_lsn;
-	c->c = (ChildRef *) ((char *) c + head);
-	c->boxes = late ? (Box3 *) (c->c + cap) : nullptr;
+	c->raw = (double *) ((char *) c + head);
+	c->boxes = late ? (Box3 *) (c->raw + cap) : nullptr;
+	c->c = (ChildRef *) (late ? (char *) (c->boxes + cap) : (char *) (c->raw + cap));
 	return c;
 }
 
@@ -674,13 +696,15 @@ knn_add_child(KnnSearch *s, ChildPages *c, const Box3 &box, uint32_t blk)
 	if (c->boxes != nullptr)
 	{
 		c->boxes[c->n] = box;
-		c->c[c->n] = ChildRef{raw_box_key(s, box), blk, (uint32_t) c->n};
+		c->raw[c->n] = raw_box_key(s, box);
+		c->c[c->n] = ChildRef{blk, (uint32_t) c->n};
 		c->n++;
 		return;
 	}
 	if (!c->in_region && child_outside(s, box))
 		return;
-	c->c[c->n++] = ChildRef{raw_box_key(s, box), blk, 0};
+	c->raw[c->n] = raw_box_key(s, box);
+	c->c[c->n++] = ChildRef{blk, 0};
 }
 
 void
