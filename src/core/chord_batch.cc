@@ -88,38 +88,35 @@ match_batch(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p, int 
 	typedef typename Lanes<W>::V V;
 	typedef typename Lanes<W>::M M;
 	int groups = (n + W - 1) / W;
-	/* chord_model_range, term by term in its order */
 	for (int g = 0; g < groups; g++)
 	{
 		int i = g * W;
+		/* chord_model_range, term by term in its order */
+		V lat = load<V>(&p.lat[i]);
 		V a = load<V>(&p.lon[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lon0);
-		V b = load<V>(&p.lat[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lat0);
+		V b = lat * splat<V>(M_PI / 180.0) - splat<V>(m.lat0);
 		V f = splat<V>(m.f0) + splat<V>(m.d_lon) * a + splat<V>(m.d_lat) * b +
 			  (splat<V>(m.h_lon_lon) * a * a + splat<V>(m.h_lon_lat) * a * b +
 			   splat<V>(m.h_lat_lat) * b * b);
 		V s = abs_of<V, M>(a) + abs_of<V, M>(b);
 		V r = s * s * s * splat<V>(m.third) * splat<V>(1.0 + 1e-9) + splat<V>(kChordModelSlack);
-		store<V>(&out->lo[i], f - r);
-		store<V>(&out->hi[i], f + r);
-		lv->drop[g] = splat<M>(int64_t{0});
-		lv->undecided[g] = splat<M>(int64_t{0});
-	}
-	/* any test that drops decides; else any undecided */
-	for (int k = 0; k < ck.n; k++)
-	{
-		const ChordTest &t = ck.t[k];
-		V clat = splat<V>(t.centre_lat_deg), dlat = splat<V>(t.reject_dlat_deg);
-		V reject = splat<V>(t.reject_c2), accept = splat<V>(t.accept_c2);
-		M outer = splat<M>(int64_t{t.outer ? -1 : 0});
-		for (int g = 0; g < groups; g++)
+		V lo = f - r, hi = f + r;
+		store<V>(&out->lo[i], lo);
+		store<V>(&out->hi[i], hi);
+		/* any test that drops decides; else any undecided */
+		M drop = splat<M>(int64_t{0}), undecided = drop;
+		for (int k = 0; k < ck.n; k++)
 		{
-			int i = g * W;
-			V lo = load<V>(&out->lo[i]), hi = load<V>(&out->hi[i]);
-			M far = (abs_of<V, M>(load<V>(&p.lat[i]) - clat) > dlat) | (lo > reject);
-			M near = (hi < accept) & ~(hi > reject);
-			lv->drop[g] |= (far & ~outer) | (~far & near & outer);
-			lv->undecided[g] |= ~far & ~near;
+			const ChordTest &t = ck.t[k];
+			M outer = splat<M>(int64_t{t.outer ? -1 : 0});
+			M far = (abs_of<V, M>(lat - splat<V>(t.centre_lat_deg)) > splat<V>(t.reject_dlat_deg)) |
+					(lo > splat<V>(t.reject_c2));
+			M near = (hi < splat<V>(t.accept_c2)) & ~(hi > splat<V>(t.reject_c2));
+			drop |= (far & ~outer) | (~far & near & outer);
+			undecided |= ~far & ~near;
 		}
+		lv->drop[g] = drop;
+		lv->undecided[g] = undecided;
 	}
 }
 
