@@ -266,6 +266,26 @@ advance_points(KnnSearch *s, KeyedPoints *kp)
 }
 
 /*
+ * A point that a key keeping the near side out leaves to the exact test, with
+ * the unit vector v of its stored lon/lat ll (geographic point g): pushed,
+ * keyed by the larger of the chunk's bound, its latitude bound and its
+ * vector's bound, if it passes.
+ */
+void
+push_tested_point_at(KnnSearch *s, const ChunkEntry &e, LonLat ll, GeoPoint g, const Vec3 &v,
+					 double chunk_bound)
+{
+	if (!spatial_point_matches_at(s->keys, ll, g, v))
+		return;
+	SearchItem c = point_item(
+		e,
+		std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg, s->use_spheroid)),
+		ItemKind::coarse, true);
+	key_point(s, &c, v);
+	heap_push(&s->heap, c);
+}
+
+/*
  * A point of a chunk that the chord model did not decide (or that had none):
  * keyed by the larger of the chunk's bound and its latitude bound, and tested
  * exactly now where a key keeps the near side out.
@@ -273,22 +293,55 @@ advance_points(KnnSearch *s, KeyedPoints *kp)
 void
 push_tested_point(KnnSearch *s, const ChunkEntry &e, LonLat ll, double chunk_bound, bool in_region)
 {
-	SearchItem c = point_item(
-		e,
-		std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg, s->use_spheroid)),
-		ItemKind::coarse, in_region);
-	if (!c.in_region && s->keys.near_side_keys)
+	if (!in_region && s->keys.near_side_keys)
 	{
 		/* the vector the test needs also gives the point's key */
 		GeoPoint g = geographic_point(ll);
 		Vec3 v = unit_vector(g);
 		s->vectors++;
-		if (!spatial_point_matches_at(s->keys, ll, g, v))
-			return;
-		c.in_region = true;
-		key_point(s, &c, v);
+		push_tested_point_at(s, e, ll, g, v, chunk_bound);
+		return;
 	}
-	heap_push(&s->heap, c);
+	heap_push(&s->heap,
+			  point_item(e,
+						 std::max(chunk_bound, metres_lower_bound_dlat(ll.lat, s->center_lat_deg,
+																	   s->use_spheroid)),
+						 ItemKind::coarse, in_region));
+}
+
+/*
+ * The points of a chunk too spread for a chord model (near a pole its
+ * longitudes fan out) under a key that keeps the near side out: each is
+ * tested now anyway, and its unit vector's squared chord decides it as a
+ * model's range would (chord_keys_match), so that the points that pass wait
+ * as one item keyed by their chords and those dropped cost nothing more; only
+ * those in the spheroid's band between the chord tests take the exact test
+ * one by one.
+ */
+void
+push_vector_points(KnnSearch *s, const SearchChunk &chunk, const ChordPoints &pts,
+				   double chunk_bound)
+{
+	KeyedPoints passed;
+	passed.n = 0;
+	passed.floor = chunk_bound;
+	for (int i = 0; i < chunk.n; i++)
+	{
+		LonLat ll{pts.lon[i], pts.lat[i]};
+		GeoPoint g = geographic_point(ll);
+		Vec3 v = unit_vector(g);
+		s->vectors++;
+		double c2 = chord2(v, s->q);
+		int verdict = chord_keys_match(s->chord_keys, ll.lat, c2, c2);
+		if (verdict == 1)
+		{
+			passed.key[passed.n] = chord_range_key(Chord2Range{c2, c2});
+			passed.e[passed.n++] = chunk.e[i];
+		}
+		else if (verdict < 0)
+			push_tested_point_at(s, chunk.e[i], ll, g, v, chunk_bound);
+	}
+	push_keyed_points(s, passed);
 }
 
 /*
@@ -318,6 +371,11 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 	/* keys it cannot test (around another centre) would leave every point undecided */
 	bool modelled =
 		(ck.n > 0 || ck.never || ck.complete) && chunk_chord_model(s, extent, chunk.n, &model);
+	if (!modelled && !chunk.in_region && s->keys.near_side_keys)
+	{
+		push_vector_points(s, chunk, pts, chunk_bound);
+		return;
+	}
 	if (!modelled)
 	{
 		for (int i = 0; i < chunk.n; i++)
