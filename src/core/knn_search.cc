@@ -174,27 +174,9 @@ chord_range_key(const Chord2Range &r)
 	return (r.lo > 0.0 && r.hi < kMonotoneChord2) ? r.lo : 0.0;
 }
 
-} // namespace
-
-/*
- * A points item's points: what their chunk's chord model passed, with their
- * keys. Most never surface, so the nearest is found by a scan when it is
- * needed rather than kept in order.
- */
-struct KeyedPoints
-{
-	int n;
-	double floor;             /* the chunk's bound */
-	double key[kSearchChunk]; /* chord_range_key: the metres come for the nearest only */
-	ChunkEntry e[kSearchChunk];
-};
-
-namespace
-{
-
 /* The index of the nearest of kp's points. */
 int
-nearest_point(const KeyedPoints *kp)
+nearest_point(const SearchChunk *kp)
 {
 	int best = 0;
 	for (int i = 1; i < kp->n; i++)
@@ -209,7 +191,7 @@ nearest_point(const KeyedPoints *kp)
  * arc) when that is larger.
  */
 double
-point_bound(const KnnSearch *s, const KeyedPoints *kp, int i)
+point_bound(const KnnSearch *s, const SearchChunk *kp, int i)
 {
 	if (!(kp->key[i] > 0.0))
 		return kp->floor;
@@ -218,7 +200,7 @@ point_bound(const KnnSearch *s, const KeyedPoints *kp, int i)
 
 /* Put kp on the frontier keyed by its nearest point. */
 void
-push_points_item(KnnSearch *s, KeyedPoints *kp)
+push_points_item(KnnSearch *s, SearchChunk *kp)
 {
 	SearchItem c{};
 	c.dist = point_bound(s, kp, nearest_point(kp));
@@ -231,28 +213,39 @@ push_points_item(KnnSearch *s, KeyedPoints *kp)
 /* The chord tests of no key: a chunk wholly in the region, whose points all pass. */
 constexpr ChordKeys kNoChordKeys = {0, false, true, false, {}};
 
-/* Put points that passed the keys on the frontier: one by one if few, else as one item. */
+/* A whole chunk buffer the frontier is done with: the spare, or freed. */
 void
-push_keyed_points(KnnSearch *s, const KeyedPoints &points)
+recycle_chunk(KnnSearch *s, SearchChunk *c)
 {
-	if (points.n <= kSmallChunk)
+	if (s->spare == nullptr)
+		s->spare = c;
+	else if (s->cb.release)
+		s->cb.release(s->cb.ctx, c);
+}
+
+/*
+ * Put the n points that passed the keys, gathered at the front of the whole
+ * chunk buffer c with their keys, on the frontier: one by one if few, else
+ * as one item that keeps c. True when c was kept.
+ */
+bool
+push_keyed_points(KnnSearch *s, SearchChunk *c, int n, double floor)
+{
+	c->n = n;
+	c->floor = floor;
+	if (n <= kSmallChunk)
 	{
-		for (int i = 0; i < points.n; i++)
-			heap_push(&s->heap,
-					  point_item(points.e[i], point_bound(s, &points, i), ItemKind::coarse, true));
-		return;
+		for (int i = 0; i < n; i++)
+			heap_push(&s->heap, point_item(c->e[i], point_bound(s, c, i), ItemKind::coarse, true));
+		return false;
 	}
-	KeyedPoints *kp = (KeyedPoints *) s->cb.alloc(s->cb.ctx, sizeof(KeyedPoints));
-	kp->n = points.n;
-	kp->floor = points.floor;
-	memcpy(kp->key, points.key, sizeof(double) * (size_t) points.n);
-	memcpy(kp->e, points.e, sizeof(ChunkEntry) * (size_t) points.n);
-	push_points_item(s, kp);
+	push_points_item(s, c);
+	return true;
 }
 
 /* Hand a points item's nearest point to the frontier, and the item after it keyed by the next. */
 void
-advance_points(KnnSearch *s, KeyedPoints *kp)
+advance_points(KnnSearch *s, SearchChunk *kp)
 {
 	int i = nearest_point(kp);
 	heap_push(&s->heap, point_item(kp->e[i], point_bound(s, kp, i), ItemKind::coarse, true));
@@ -261,8 +254,8 @@ advance_points(KnnSearch *s, KeyedPoints *kp)
 	kp->e[i] = kp->e[kp->n];
 	if (kp->n > 0)
 		push_points_item(s, kp);
-	else if (s->cb.release)
-		s->cb.release(s->cb.ctx, kp);
+	else
+		recycle_chunk(s, kp);
 }
 
 /*
@@ -316,16 +309,13 @@ push_tested_point(KnnSearch *s, const ChunkEntry &e, LonLat ll, double chunk_bou
  * model's range would (chord_keys_match), so that the points that pass wait
  * as one item keyed by their chords and those dropped cost nothing more; only
  * those in the spheroid's band between the chord tests take the exact test
- * one by one.
+ * one by one. As push_chunk_points, true when the whole buffer chunk is kept.
  */
-void
-push_vector_points(KnnSearch *s, const SearchChunk &chunk, const ChordPoints &pts,
-				   double chunk_bound)
+bool
+push_vector_points(KnnSearch *s, SearchChunk *chunk, const ChordPoints &pts, double chunk_bound)
 {
-	KeyedPoints passed;
-	passed.n = 0;
-	passed.floor = chunk_bound;
-	for (int i = 0; i < chunk.n; i++)
+	int passed = 0;
+	for (int i = 0; i < chunk->n; i++)
 	{
 		LonLat ll{pts.lon[i], pts.lat[i]};
 		GeoPoint g = geographic_point(ll);
@@ -335,17 +325,18 @@ push_vector_points(KnnSearch *s, const SearchChunk &chunk, const ChordPoints &pt
 		int verdict = chord_keys_match(s->chord_keys, ll.lat, c2, c2);
 		if (verdict == 1)
 		{
-			passed.key[passed.n] = chord_range_key(Chord2Range{c2, c2});
-			passed.e[passed.n++] = chunk.e[i];
+			chunk->key[passed] = chord_range_key(Chord2Range{c2, c2});
+			chunk->e[passed++] = chunk->e[i];
 		}
 		else if (verdict < 0)
-			push_tested_point_at(s, chunk.e[i], ll, g, v, chunk_bound);
+			push_tested_point_at(s, chunk->e[i], ll, g, v, chunk_bound);
 	}
-	push_keyed_points(s, passed);
+	return push_keyed_points(s, chunk, passed, chunk_bound);
 }
 
 /*
- * Push the points of a chunk. The chunk's chord model keys each by its chord
+ * Push the points of a chunk, a whole buffer: true when it was kept, as the
+ * item of the points its model passed. The chunk's chord model keys each by its chord
  * range, without the point's unit vector, and decides most of them against
  * the keys: those it rejects are dropped, those it accepts (every point of a
  * chunk wholly in the region) wait as one item that hands its points over
@@ -356,42 +347,39 @@ push_vector_points(KnnSearch *s, const SearchChunk &chunk, const ChordPoints &pt
  * Without the model (a chunk too spread or too small, keys it cannot test)
  * every point goes on one by one.
  */
-void
-push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
+bool
+push_chunk_points(KnnSearch *s, SearchChunk *chunk, double chunk_bound)
 {
 	if (s->planar)
 	{
-		push_planar_points(s, chunk);
-		return;
+		push_planar_points(s, *chunk);
+		return false;
 	}
 	ChordPoints pts;
-	LonLatExtent extent = chunk_lonlats(chunk, &pts);
-	const ChordKeys &ck = chunk.in_region ? kNoChordKeys : s->chord_keys;
+	LonLatExtent extent = chunk_lonlats(*chunk, &pts);
+	const ChordKeys &ck = chunk->in_region ? kNoChordKeys : s->chord_keys;
 	ChordModel model;
 	/* keys it cannot test (around another centre) would leave every point undecided */
 	bool modelled =
-		(ck.n > 0 || ck.never || ck.complete) && chunk_chord_model(s, extent, chunk.n, &model);
-	if (!modelled && !chunk.in_region && s->keys.near_side_keys)
+		(ck.n > 0 || ck.never || ck.complete) && chunk_chord_model(s, extent, chunk->n, &model);
+	if (!modelled && !chunk->in_region && s->keys.near_side_keys)
 	{
-		push_vector_points(s, chunk, pts, chunk_bound);
-		return;
+		return push_vector_points(s, chunk, pts, chunk_bound);
 	}
 	if (!modelled)
 	{
-		for (int i = 0; i < chunk.n; i++)
-			push_tested_point(s, chunk.e[i], LonLat{pts.lon[i], pts.lat[i]}, chunk_bound,
-							  chunk.in_region);
-		return;
+		for (int i = 0; i < chunk->n; i++)
+			push_tested_point(s, chunk->e[i], LonLat{pts.lon[i], pts.lat[i]}, chunk_bound,
+							  chunk->in_region);
+		return false;
 	}
 	static_assert(kSearchChunk <= kChordBatchMax, "a chunk is decided in one batch");
 	ChordBatch batch;
-	chord_model_match_batch(ck, model, pts, chunk.n, &batch);
+	chord_model_match_batch(ck, model, pts, chunk->n, &batch);
 	ChordModel ellipsoid;
 	bool have_ellipsoid = false;
 	uint64_t undecided = 0;
-	KeyedPoints passed;
-	passed.n = 0;
-	passed.floor = chunk_bound;
+	int passed = 0;
 	/* in the chunk's order, as the frontier breaks its ties by arrival */
 	for (uint32_t todo = batch.accept | batch.undecided; todo != 0; todo &= todo - 1)
 	{
@@ -415,14 +403,14 @@ push_chunk_points(KnnSearch *s, const SearchChunk &chunk, double chunk_bound)
 			continue;
 		if (v == 1)
 		{
-			passed.key[passed.n] = chord_range_key(r);
-			passed.e[passed.n++] = chunk.e[i];
+			chunk->key[passed] = chord_range_key(r);
+			chunk->e[passed++] = chunk->e[i];
 			continue;
 		}
-		push_tested_point(s, chunk.e[i], LonLat{pts.lon[i], pts.lat[i]}, chunk_bound, false);
+		push_tested_point(s, chunk->e[i], LonLat{pts.lon[i], pts.lat[i]}, chunk_bound, false);
 	}
 	s->models_left += undecided;
-	push_keyed_points(s, passed);
+	return push_keyed_points(s, chunk, passed, chunk_bound);
 }
 
 /*
@@ -837,16 +825,6 @@ keeps_whole_buffer(int n)
 	return n > kSearchChunk / 2;
 }
 
-/* A whole chunk buffer the frontier is done with: the spare, or freed. */
-void
-recycle_chunk(KnnSearch *s, SearchChunk *c)
-{
-	if (s->spare == nullptr)
-		s->spare = c;
-	else if (s->cb.release)
-		s->cb.release(s->cb.ctx, c);
-}
-
 } // namespace
 
 /* Put a leaf chunk's matching entries on the frontier (small chunks as points). */
@@ -858,16 +836,25 @@ knn_add_chunk(KnnSearch *s, SearchChunk *chunk, const Box3 &chunk_box, const Sea
 		recycle_chunk(s, chunk);
 		return;
 	}
-	double bound =
-		box_is_empty(chunk_box) ? page.dist : std::max(page.dist, knn_box_bound(s, chunk_box));
 	/*
 	 * A chunk a near-side key's circle cuts lies partly in its hole, nearer
-	 * than any answer: it would surface before the first one anyway.
+	 * than any answer: it would surface before the first one anyway. Its
+	 * points are keyed by their chords (or their exact test), which reach
+	 * beyond the hole, so the page's bound is floor enough for them: the
+	 * box's (an arcsine) is not computed.
 	 */
-	if (chunk->n <= kSmallChunk || (!chunk->in_region && s->keys.near_side_keys))
+	if (!chunk->in_region && s->keys.near_side_keys)
 	{
-		push_chunk_points(s, *chunk, bound);
-		recycle_chunk(s, chunk);
+		if (!push_chunk_points(s, chunk, page.dist))
+			recycle_chunk(s, chunk);
+		return;
+	}
+	double bound =
+		box_is_empty(chunk_box) ? page.dist : std::max(page.dist, knn_box_bound(s, chunk_box));
+	if (chunk->n <= kSmallChunk)
+	{
+		if (!push_chunk_points(s, chunk, bound))
+			recycle_chunk(s, chunk);
 		return;
 	}
 	/* a chunk a filter thinned waits in a copy of its size, not in a whole buffer */
@@ -946,12 +933,21 @@ expand(KnnSearch *s, const SearchItem &item)
 			advance_children(s, item.children);
 			break;
 		case ItemKind::chunk:
-			push_chunk_points(s, *item.chunk, item.dist);
-			if (keeps_whole_buffer(item.chunk->n))
-				recycle_chunk(s, item.chunk);
-			else if (s->cb.release)
-				s->cb.release(s->cb.ctx, item.chunk);
+		{
+			SearchChunk *c = item.chunk;
+			if (!keeps_whole_buffer(c->n))
+			{
+				/* a copy of its size has no room for keys: its points gather in a whole buffer */
+				SearchChunk *whole = knn_chunk_buffer(s);
+				memcpy(whole, c, offsetof(SearchChunk, e) + sizeof(ChunkEntry) * (size_t) c->n);
+				if (s->cb.release)
+					s->cb.release(s->cb.ctx, c);
+				c = whole;
+			}
+			if (!push_chunk_points(s, c, item.dist))
+				recycle_chunk(s, c);
 			break;
+		}
 		case ItemKind::points:
 			advance_points(s, item.points);
 			break;

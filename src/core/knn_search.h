@@ -94,7 +94,6 @@ constexpr uint8_t kRowPoint = 0;
 
 struct SearchChunk;
 struct ChildPages;
-struct KeyedPoints;
 
 struct SearchItem
 {
@@ -111,8 +110,8 @@ struct SearchItem
 		const void *payload; /* a row: the glue's copy of its other columns, or null */
 		SearchChunk *chunk;  /* a chunk */
 		ChildPages *children;
-		KeyedPoints *points;
-		void *rest; /* a leaf_rest: the glue's record of the chunks it left */
+		SearchChunk *points; /* a points item: a chunk buffer holding what its model passed */
+		void *rest;          /* a leaf_rest: the glue's record of the chunks it left */
 	};
 	uint64_t row; /* a row: the glue's reference to it (a heap TID) */
 	double x;     /* a point: the stored coordinates */
@@ -133,11 +132,18 @@ struct ChunkEntry
 	double y;
 };
 
+/*
+ * A chunk's entries, and (knn_search.cc) the buffer that the points its chord
+ * model passes are gathered into, in place, with their keys: a points item.
+ * A chunk kept whole in a smaller copy ends at e[n].
+ */
 struct SearchChunk
 {
 	int n;
 	bool in_region; /* the chunk's box lies in every key's region */
 	ChunkEntry e[kSearchChunk];
+	double floor;             /* a points item: the chunk's bound */
+	double key[kSearchChunk]; /* a points item: chord_range_key; metres for the nearest only */
 };
 
 struct KnnSearch;
