@@ -97,9 +97,10 @@ struct LonLatExtent
 
 /*
  * The stored lon/lat of a chunk's points (stored_lonlat), by coordinate as the
- * batch loads them, and their extent, in one pass over {x, y} pairs: a vector
- * load and a minimum and maximum a point (two chains, even and odd points),
- * with the range tested once, on the extent (v - v catches NaN and
+ * batch loads them, and their extent, in one pass over {x, y} pairs: two
+ * points' pairs at a time become a pair of longitudes and one of latitudes,
+ * stored as such and folded into minima and maxima by coordinate (no value
+ * round trips through memory), with the range tested once, on the extent (v - v catches NaN and
  * infinities; the minimum and maximum pass a NaN over and leave it to that
  * test). A point out of range (one the cast wraps, or a corrupt one) is rare:
  * then the points are mapped one by one.
@@ -111,28 +112,35 @@ chunk_lonlats(const SearchChunk &chunk, ChordPoints *p)
 	static_assert(offsetof(ChunkEntry, y) == offsetof(ChunkEntry, x) + sizeof(double),
 				  "an entry's x and y are a pair");
 	const double inf = std::numeric_limits<double>::infinity();
-	V2 lo[2] = {{inf, inf}, {inf, inf}}, hi[2] = {{-inf, -inf}, {-inf, -inf}};
+	V2 lon_lo{inf, inf}, lat_lo{inf, inf}, lon_hi{-inf, -inf}, lat_hi{-inf, -inf};
 	V2 finite{0.0, 0.0}; /* stays zero unless some coordinate is NaN or infinite */
-	for (int i = 0; i < chunk.n; i++)
+	int n = chunk.n;
+	for (int i = 0; i < n; i += 2)
 	{
-		V2 v;
-		memcpy(&v, &chunk.e[i].x, sizeof v);
-		p->lon[i] = v[0];
-		p->lat[i] = v[1];
-		finite += v - v;
+		/* two points' {x, y} pairs become a pair of longitudes and one of latitudes */
+		V2 a, b;
+		memcpy(&a, &chunk.e[i].x, sizeof a);
+		memcpy(&b, &chunk.e[i + 1 < n ? i + 1 : i].x, sizeof b);
+		V2 lon = __builtin_shufflevector(a, b, 0, 2);
+		V2 lat = __builtin_shufflevector(a, b, 1, 3);
+		memcpy(&p->lon[i], &lon, sizeof lon);
+		memcpy(&p->lat[i], &lat, sizeof lat);
+		finite += (lon - lon) + (lat - lat);
 		/* minpd and maxpd: the NaN lane keeps the other operand */
-		lo[i & 1] = v < lo[i & 1] ? v : lo[i & 1];
-		hi[i & 1] = v > hi[i & 1] ? v : hi[i & 1];
+		lon_lo = lon < lon_lo ? lon : lon_lo;
+		lat_lo = lat < lat_lo ? lat : lat_lo;
+		lon_hi = lon > lon_hi ? lon : lon_hi;
+		lat_hi = lat > lat_hi ? lat : lat_hi;
 	}
-	V2 l = lo[0] < lo[1] ? lo[0] : lo[1];
-	V2 h = hi[0] > hi[1] ? hi[0] : hi[1];
+	V2 l{std::min(lon_lo[0], lon_lo[1]), std::min(lat_lo[0], lat_lo[1])};
+	V2 h{std::max(lon_hi[0], lon_hi[1]), std::max(lat_hi[0], lat_hi[1])};
 	bool ok = finite[0] == 0.0 && finite[1] == 0.0 && l[0] >= -180.0 && l[1] >= -90.0 &&
 			  h[0] <= 180.0 && h[1] <= 90.0;
 	if (!ok)
 	{
 		l = V2{inf, inf};
 		h = V2{-inf, -inf};
-		for (int i = 0; i < chunk.n; i++)
+		for (int i = 0; i < n; i++)
 		{
 			LonLat ll = stored_lonlat(chunk.e[i].x, chunk.e[i].y);
 			p->lon[i] = ll.lon;
@@ -141,7 +149,7 @@ chunk_lonlats(const SearchChunk &chunk, ChordPoints *p)
 			h = V2{std::max(h[0], ll.lon), std::max(h[1], ll.lat)};
 		}
 	}
-	chord_points_pad(p, chunk.n);
+	chord_points_pad(p, n);
 	return LonLatExtent{{l[0], l[1]}, {h[0], h[1]}};
 }
 
