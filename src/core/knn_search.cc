@@ -801,6 +801,19 @@ knn_finish(KnnSearch *s)
 	s->spare = nullptr;
 }
 
+uint32_t
+knn_page_ahead(const KnnSearch *s)
+{
+	const SearchItem *top = heap_min(&s->heap);
+	if (top == nullptr)
+		return kNoPageAhead;
+	if (top->kind == ItemKind::page)
+		return top->blk;
+	if (top->kind == ItemKind::children && top->children->n > 0)
+		return top->children->c[top->children->next].blk;
+	return kNoPageAhead;
+}
+
 /* Put the right sibling of a page that split under the scan on the frontier. */
 void
 knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level)

@@ -225,6 +225,17 @@ void knn_release_item(KnnSearch *s, const SearchItem &item);
 /* Free everything the search owns but its heap array: the items' memory and the spare chunk. */
 void knn_finish(KnnSearch *s);
 
+/* No page ahead (knn_page_ahead). */
+constexpr uint32_t kNoPageAhead = 0xFFFFFFFFu;
+
+/*
+ * The page the frontier reads next if nothing nearer turns up first: the top
+ * item's, or the nearest unread child of the top item's internal page;
+ * kNoPageAhead when the top is neither. A hint for the glue to ask the CPU for
+ * that page while the current one is worked on.
+ */
+uint32_t knn_page_ahead(const KnnSearch *s);
+
 /* Put the right sibling of a page that split under us on the frontier, with the page's bound. */
 void knn_push_right(KnnSearch *s, const SearchItem &page, uint32_t rightlink, int16_t level);
 

@@ -150,6 +150,8 @@ extern Page geoidx_locked_page(Relation index, Buffer buf);
 extern uint32 geoidx_index_format_of(Relation index);
 /* recent_buffer.cc: ReadBuffer of an index page, through the buffer it was last found in */
 extern Buffer geoidx_read_page_buffer(Relation index, BlockNumber blk);
+extern void geoidx_prefetch_page_lines(Page page, int tail);
+extern void geoidx_prefetch_recent_page(Relation index, BlockNumber blk, int tail);
 extern uint32 geoidx_check_metapage(Relation index);
 extern void geoidx_check_shapes_allowed(Relation index);
 extern void geoidx_check_metapage_once(Relation index);

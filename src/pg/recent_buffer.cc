@@ -26,6 +26,7 @@ extern "C"
 {
 #include "executor/instrument.h"
 #include "pgstat.h"
+#include "storage/buf_internals.h"
 }
 
 namespace
@@ -83,4 +84,39 @@ geoidx_read_page_buffer(Relation index, BlockNumber blk)
 	s.blk = blk;
 	s.buf = buf;
 	return buf;
+}
+
+/*
+ * Ask the CPU for the lines of an index page that a visit reads first: the
+ * header and the page box, and the last tail bytes (the chunk boxes, tags and
+ * special space), so that their misses overlap.
+ */
+void
+geoidx_prefetch_page_lines(Page page, int tail)
+{
+	for (int off = 0; off < (int) GEOIDX_ENTRIES_OFFSET; off += 64)
+		__builtin_prefetch((const char *) page + off);
+	for (int off = BLCKSZ - tail; off < BLCKSZ; off += 64)
+		__builtin_prefetch((const char *) page + off);
+}
+
+/*
+ * The same for page blk, where this backend last found it, and its buffer
+ * header (which the pin reads), before the scan reads it: a k-NN scan asks
+ * for the page it will likely read next while it works on the current one
+ * (bench/PROFILES.md, page 100). Only a hint: nothing is pinned or locked, and
+ * a slot gone stale only asks for another page's memory.
+ */
+void
+geoidx_prefetch_recent_page(Relation index, BlockNumber blk, int tail)
+{
+	if (RelationUsesLocalBuffers(index) || blk == InvalidBlockNumber)
+		return;
+	const RelFileNode &node = index->rd_node;
+	const RecentSlot &s = slot_of(node, blk);
+	if (s.db != node.dbNode || s.rel != node.relNode || s.blk != blk || s.buf <= 0 ||
+		s.buf > NBuffers)
+		return;
+	__builtin_prefetch(GetBufferDescriptor(s.buf - 1));
+	geoidx_prefetch_page_lines((Page) BufferGetBlock(s.buf), tail);
 }

@@ -57,6 +57,15 @@ check_link(Relation index, BlockNumber blk, BlockNumber target, const char *what
 		geoidx_corrupted(index, blk, "a %s points to block %u", what, target);
 }
 
+/* The tail of a page a visit reads: the chunk boxes (and tags, for a scan that reads them) and the
+ * special space. */
+inline int
+page_tail(GeoidxScanOpaque so)
+{
+	constexpr int kTail = GEOIDX_CHUNK_AREA + MAXALIGN(sizeof(GeoidxPageOpaqueData));
+	return kTail + (so->tag_filter ? GEOIDX_TAG_AREA : 0);
+}
+
 /*
  * Read and share-lock page blk, which a link said is on the given level. A
  * level that does not follow its parent's means the links are corrupted (a
@@ -72,13 +81,7 @@ read_page(IndexScanDesc scan, BlockNumber blk, int level, Page *page_out)
 	 * the header and the box, the chunk boxes (and tags, for a scan that
 	 * reads them) and the special space, while the lock is taken
 	 */
-	constexpr int kHead = GEOIDX_ENTRIES_OFFSET;
-	constexpr int kTail = GEOIDX_CHUNK_AREA + MAXALIGN(sizeof(GeoidxPageOpaqueData));
-	int tail = kTail + (((GeoidxScanOpaque) scan->opaque)->tag_filter ? GEOIDX_TAG_AREA : 0);
-	for (int off = 0; off < kHead; off += 64)
-		__builtin_prefetch((const char *) page + off);
-	for (int off = BLCKSZ - tail; off < BLCKSZ; off += 64)
-		__builtin_prefetch((const char *) page + off);
+	geoidx_prefetch_page_lines(page, page_tail((GeoidxScanOpaque) scan->opaque));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	geoidx_check_page(index, buf, page);
 	GeoidxPageOpaque op = GeoidxPageGetOpaque(page);
@@ -672,6 +675,10 @@ geoidx_scan_page(IndexScanDesc scan, BlockNumber blk, int level, XLogRecPtr pare
 	GeoidxScanOpaque so = (GeoidxScanOpaque) scan->opaque;
 	CHECK_FOR_INTERRUPTS();
 	count_page(scan, so, blk);
+	/* the page after this one, fetched while this one is worked on */
+	if (knn_page != NULL)
+		geoidx_prefetch_recent_page(scan->indexRelation, geoidx::knn_page_ahead(&so->knn),
+									page_tail(so));
 	Page page;
 	Buffer buf = read_page(scan, blk, level, &page);
 	XLogRecPtr lsn = geoidx_page_lsn(scan->indexRelation, buf);
