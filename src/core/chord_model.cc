@@ -1,16 +1,22 @@
 #include "chord_model.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace geoidx
 {
 
-/* The value and the first and second partial derivatives of |u - q|^2 at (lon0, lat0). */
-ChordModel
-chord_model(const Vec3 &q, double lon0, double lat0)
+namespace
 {
-	double sl = std::sin(lon0), cl = std::cos(lon0);
-	double sp = std::sin(lat0), cp = std::cos(lat0);
+
+/*
+ * The value and the first and second partial derivatives of |u - q|^2 at
+ * (lon0, lat0), given their sines and cosines.
+ */
+ChordModel
+chord_model_with(const Vec3 &q, double lon0, double lat0, double sl, double cl, double sp,
+				 double cp)
+{
 	Vec3 u{cp * cl, cp * sl, sp};
 	/* u's partial derivatives; f's are -2 q.u' */
 	Vec3 u_lon{-cp * sl, cp * cl, 0.0};
@@ -33,6 +39,58 @@ chord_model(const Vec3 &q, double lon0, double lat0)
 	m.sin_lat0 = sp;
 	m.cos_lat0 = cp;
 	return m;
+}
+
+/* Grid multiples k of kChordGridStep with |k| <= kGridMax cover every longitude and latitude. */
+constexpr int kGridMax = 403;
+static_assert(kGridMax * kChordGridStep >= M_PI, "the grid covers +-pi");
+
+struct GridTrig
+{
+	double sin[2 * kGridMax + 1];
+	double cos[2 * kGridMax + 1];
+};
+
+/* std::sin and std::cos of every grid angle, computed once (~13 kB). */
+const GridTrig &
+grid_trig()
+{
+	static const GridTrig table = []
+	{
+		GridTrig t;
+		for (int k = -kGridMax; k <= kGridMax; k++)
+		{
+			t.sin[k + kGridMax] = std::sin(k * kChordGridStep);
+			t.cos[k + kGridMax] = std::cos(k * kChordGridStep);
+		}
+		return t;
+	}();
+	return table;
+}
+
+int
+grid_index(double angle)
+{
+	double k = chord_grid_angle(angle) / kChordGridStep;
+	return (int) std::max<double>(-kGridMax, std::min<double>(kGridMax, k));
+}
+
+} // namespace
+
+ChordModel
+chord_model(const Vec3 &q, double lon0, double lat0)
+{
+	return chord_model_with(q, lon0, lat0, std::sin(lon0), std::cos(lon0), std::sin(lat0),
+							std::cos(lat0));
+}
+
+ChordModel
+chord_model_near(const Vec3 &q, double lon0, double lat0)
+{
+	const GridTrig &t = grid_trig();
+	int i = grid_index(lon0), j = grid_index(lat0);
+	return chord_model_with(q, i * kChordGridStep, j * kChordGridStep, t.sin[i + kGridMax],
+							t.cos[i + kGridMax], t.sin[j + kGridMax], t.cos[j + kGridMax]);
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -104,6 +105,51 @@ TEST(ChordModel, RangeHoldsTheExactSquaredChord)
 	}
 	/* the third-order term is there: some points need a good part of the bound */
 	EXPECT_GT(widest, 0.1);
+}
+
+/*
+ * The model about the grid point nearest a patch's middle is chord_model's
+ * about that point, to the bit (its sines and cosines come from a table), and
+ * its range holds every point of the patch, the poles and the antimeridian
+ * included.
+ */
+TEST(ChordModel, GridModelIsTheModelAtTheGridPoint)
+{
+	std::mt19937_64 rng(37);
+	std::uniform_real_distribution<double> u(0.0, 1.0);
+	for (int patch = 0; patch < 20000; patch++)
+	{
+		Patch pt = random_patch(rng, patch);
+		Vec3 q = unit_vector(geographic_point(pt.centre));
+		double lon0 = radians(pt.lon_mid), lat0 = radians(pt.lat_mid);
+		ChordModel g = chord_model_near(q, lon0, lat0);
+		/* a patch past the antimeridian has its middle past the grid, which ends at +-pi */
+		if (std::fabs(lon0) <= M_PI)
+		{
+			ASSERT_LE(std::fabs(g.lon0 - lon0), kChordGridStep / 2) << "patch " << patch;
+		}
+		ASSERT_LE(std::fabs(g.lat0 - lat0), kChordGridStep / 2) << "patch " << patch;
+		ASSERT_EQ(std::remainder(g.lon0, kChordGridStep), 0.0) << "patch " << patch;
+		ChordModel m = chord_model(q, g.lon0, g.lat0);
+		ASSERT_EQ(memcmp(&g, &m, sizeof m), 0) << "patch " << patch;
+		for (int i = 0; i < 16; i++)
+		{
+			LonLat p = point_in(pt, rng, i);
+			double c2 = exact_chord2(p, q);
+			Chord2Range r = chord_model_range(g, p.lon * (M_PI / 180.0), p.lat * (M_PI / 180.0));
+			ASSERT_LE(r.lo, c2) << "patch " << patch << " point " << i;
+			ASSERT_GE(r.hi, c2) << "patch " << patch << " point " << i;
+		}
+	}
+	/* the grid's ends: the table covers them */
+	Vec3 q = unit_vector(geographic_point(LonLat{10.0, 20.0}));
+	for (double lon : {-M_PI, M_PI})
+		for (double lat : {-M_PI / 2, M_PI / 2})
+		{
+			ChordModel g = chord_model_near(q, lon, lat);
+			ChordModel m = chord_model(q, g.lon0, g.lat0);
+			EXPECT_EQ(memcmp(&g, &m, sizeof m), 0) << lon << " " << lat;
+		}
 }
 
 /* The point the chord bracket reads, over a: ecef_of the exact test's unit vector. */
