@@ -80,6 +80,19 @@ template <int W> struct LaneVerdicts
 	typename Lanes<W>::M undecided[kChordBatchMax / W];
 };
 
+/* A test's thresholds in every lane. */
+template <int W> struct TestLanes
+{
+	typename Lanes<W>::V centre_lat, reject_dlat, reject_c2, accept_c2;
+	typename Lanes<W>::M outer;
+};
+
+/*
+ * The model's coefficients and the tests' thresholds are copied into lanes
+ * before the loop: read through references, they could alias the ranges the
+ * loop stores, and the compiler loaded and broadcast them again for every
+ * group.
+ */
 template <int W>
 LANES_INLINE void
 match_batch(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p, int n, ChordBatch *out,
@@ -87,32 +100,44 @@ match_batch(const ChordKeys &ck, const ChordModel &m, const ChordPoints &p, int 
 {
 	typedef typename Lanes<W>::V V;
 	typedef typename Lanes<W>::M M;
+	const V deg = splat<V>(M_PI / 180.0), lon0 = splat<V>(m.lon0), lat0 = splat<V>(m.lat0);
+	const V f0 = splat<V>(m.f0), d_lon = splat<V>(m.d_lon), d_lat = splat<V>(m.d_lat);
+	const V h_lon_lon = splat<V>(m.h_lon_lon), h_lon_lat = splat<V>(m.h_lon_lat),
+			h_lat_lat = splat<V>(m.h_lat_lat);
+	const V third = splat<V>(m.third), widen = splat<V>(1.0 + 1e-9),
+			slack = splat<V>(kChordModelSlack);
+	const int ntests = ck.n;
+	TestLanes<W> tl[kMaxChordTests];
+	for (int k = 0; k < ntests; k++)
+	{
+		const ChordTest &t = ck.t[k];
+		tl[k] = TestLanes<W>{splat<V>(t.centre_lat_deg), splat<V>(t.reject_dlat_deg),
+							 splat<V>(t.reject_c2), splat<V>(t.accept_c2),
+							 splat<M>(int64_t{t.outer ? -1 : 0})};
+	}
 	int groups = (n + W - 1) / W;
 	for (int g = 0; g < groups; g++)
 	{
 		int i = g * W;
 		/* chord_model_range, term by term in its order */
 		V lat = load<V>(&p.lat[i]);
-		V a = load<V>(&p.lon[i]) * splat<V>(M_PI / 180.0) - splat<V>(m.lon0);
-		V b = lat * splat<V>(M_PI / 180.0) - splat<V>(m.lat0);
-		V f = splat<V>(m.f0) + splat<V>(m.d_lon) * a + splat<V>(m.d_lat) * b +
-			  (splat<V>(m.h_lon_lon) * a * a + splat<V>(m.h_lon_lat) * a * b +
-			   splat<V>(m.h_lat_lat) * b * b);
+		V a = load<V>(&p.lon[i]) * deg - lon0;
+		V b = lat * deg - lat0;
+		V f = f0 + d_lon * a + d_lat * b +
+			  (h_lon_lon * a * a + h_lon_lat * a * b + h_lat_lat * b * b);
 		V s = abs_of<V, M>(a) + abs_of<V, M>(b);
-		V r = s * s * s * splat<V>(m.third) * splat<V>(1.0 + 1e-9) + splat<V>(kChordModelSlack);
+		V r = s * s * s * third * widen + slack;
 		V lo = f - r, hi = f + r;
 		store<V>(&out->lo[i], lo);
 		store<V>(&out->hi[i], hi);
 		/* any test that drops decides; else any undecided */
 		M drop = splat<M>(int64_t{0}), undecided = drop;
-		for (int k = 0; k < ck.n; k++)
+		for (int k = 0; k < ntests; k++)
 		{
-			const ChordTest &t = ck.t[k];
-			M outer = splat<M>(int64_t{t.outer ? -1 : 0});
-			M far = (abs_of<V, M>(lat - splat<V>(t.centre_lat_deg)) > splat<V>(t.reject_dlat_deg)) |
-					(lo > splat<V>(t.reject_c2));
-			M near = (hi < splat<V>(t.accept_c2)) & ~(hi > splat<V>(t.reject_c2));
-			drop |= (far & ~outer) | (~far & near & outer);
+			const TestLanes<W> &t = tl[k];
+			M far = (abs_of<V, M>(lat - t.centre_lat) > t.reject_dlat) | (lo > t.reject_c2);
+			M near = (hi < t.accept_c2) & ~(hi > t.reject_c2);
+			drop |= (far & ~t.outer) | (~far & near & t.outer);
 			undecided |= ~far & ~near;
 		}
 		lv->drop[g] = drop;
