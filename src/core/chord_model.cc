@@ -9,14 +9,24 @@ namespace geoidx
 namespace
 {
 
-/*
- * The value and the first and second partial derivatives of |u - q|^2 at
- * (lon0, lat0), given their sines and cosines.
- */
-ChordModel
-chord_model_with(const Vec3 &q, double lon0, double lat0, double sl, double cl, double sp,
-				 double cp)
+/* A model's middle (radians) with its sines and cosines. */
+struct Middle
 {
+	double lon0, lat0;
+	double sl, cl, sp, cp; /* sin and cos of lon0, of lat0 */
+};
+
+Middle
+middle_at(double lon0, double lat0)
+{
+	return Middle{lon0, lat0, std::sin(lon0), std::cos(lon0), std::sin(lat0), std::cos(lat0)};
+}
+
+/* The value and the first and second partial derivatives of |u - q|^2 at the middle c. */
+ChordModel
+chord_model_with(const Vec3 &q, const Middle &c)
+{
+	double lon0 = c.lon0, lat0 = c.lat0, sl = c.sl, cl = c.cl, sp = c.sp, cp = c.cp;
 	Vec3 u{cp * cl, cp * sl, sp};
 	/* u's partial derivatives; f's are -2 q.u' */
 	Vec3 u_lon{-cp * sl, cp * cl, 0.0};
@@ -80,8 +90,7 @@ grid_index(double angle)
 ChordModel
 chord_model(const Vec3 &q, double lon0, double lat0)
 {
-	return chord_model_with(q, lon0, lat0, std::sin(lon0), std::cos(lon0), std::sin(lat0),
-							std::cos(lat0));
+	return chord_model_with(q, middle_at(lon0, lat0));
 }
 
 ChordModel
@@ -89,8 +98,9 @@ chord_model_near(const Vec3 &q, double lon0, double lat0)
 {
 	const GridTrig &t = grid_trig();
 	int i = grid_index(lon0), j = grid_index(lat0);
-	return chord_model_with(q, i * kChordGridStep, j * kChordGridStep, t.sin[i + kGridMax],
-							t.cos[i + kGridMax], t.sin[j + kGridMax], t.cos[j + kGridMax]);
+	return chord_model_with(q,
+							Middle{i * kChordGridStep, j * kChordGridStep, t.sin[i + kGridMax],
+								   t.cos[i + kGridMax], t.sin[j + kGridMax], t.cos[j + kGridMax]});
 }
 
 /*
@@ -103,9 +113,9 @@ namespace
 {
 
 ChordModel
-ellipsoid_model_at(const Ecef &centre, double lon0, double lat0, double sl, double cl, double sp,
-				   double cp)
+ellipsoid_model_at(const Ecef &centre, const Middle &c)
 {
+	double lon0 = c.lon0, lat0 = c.lat0, sl = c.sl, cl = c.cl, sp = c.sp, cp = c.cp;
 	constexpr double e2 = 1.0 - (kWgs84B / kWgs84A) * (kWgs84B / kWgs84A);
 	double n = 1.0 / std::sqrt(1.0 - e2 * sp * sp);
 	double m = (1.0 - e2) * n * n * n;
@@ -142,15 +152,14 @@ ellipsoid_model_at(const Ecef &centre, double lon0, double lat0, double sl, doub
 ChordModel
 ellipsoid_chord_model(const Ecef &centre, double lon0, double lat0)
 {
-	return ellipsoid_model_at(centre, lon0, lat0, std::sin(lon0), std::cos(lon0), std::sin(lat0),
-							  std::cos(lat0));
+	return ellipsoid_model_at(centre, middle_at(lon0, lat0));
 }
 
 ChordModel
 ellipsoid_chord_model(const Ecef &centre, const ChordModel &sphere)
 {
-	return ellipsoid_model_at(centre, sphere.lon0, sphere.lat0, sphere.sin_lon0, sphere.cos_lon0,
-							  sphere.sin_lat0, sphere.cos_lat0);
+	return ellipsoid_model_at(centre, Middle{sphere.lon0, sphere.lat0, sphere.sin_lon0,
+											 sphere.cos_lon0, sphere.sin_lat0, sphere.cos_lat0});
 }
 
 /* The model about the direction of the box's middle. */

@@ -100,10 +100,10 @@ struct LonLatExtent
  * batch loads them, and their extent, in one pass over {x, y} pairs: two
  * points' pairs at a time become a pair of longitudes and one of latitudes,
  * stored as such and folded into minima and maxima by coordinate (no value
- * round trips through memory), with the range tested once, on the extent (v - v catches NaN and
- * infinities; the minimum and maximum pass a NaN over and leave it to that
- * test). A point out of range (one the cast wraps, or a corrupt one) is rare:
- * then the points are mapped one by one.
+ * round trips through memory), with the range tested once, on the extent
+ * (v - v catches NaN and infinities; the minimum and maximum pass a NaN over
+ * and leave it to that test). A point out of range (one the cast wraps, or a
+ * corrupt one) is rare: then the points are mapped one by one.
  */
 LonLatExtent
 chunk_lonlats(const SearchChunk &chunk, ChordPoints *p)
@@ -355,16 +355,18 @@ push_vector_points(KnnSearch *s, SearchChunk *chunk, const ChordPoints &pts, dou
 
 /*
  * Push the points of a chunk, a whole buffer: true when it was kept, as the
- * item of the points its model passed. The chunk's chord model keys each by its chord
- * range, without the point's unit vector, and decides most of them against
- * the keys: those it rejects are dropped, those it accepts (every point of a
- * chunk wholly in the region) wait as one item that hands its points over
- * nearest first, and only the points near a key's circle go on one by one,
- * keyed by the larger of the chunk's bound and their latitude bound. A key
- * that keeps the near side out (paging beyond a distance, a ring's hole)
- * rejects exactly the points that would surface first: those are tested now.
- * Without the model (a chunk too spread or too small, keys it cannot test)
- * every point goes on one by one.
+ * item of the points its model passed. The chunk's chord model keys each by
+ * its chord range, without the point's unit vector, and decides most of them
+ * against the keys: those it rejects are dropped, those it accepts (every
+ * point of a chunk wholly in the region) wait, gathered in place, as one item
+ * that hands its points over nearest first, and only the points near a key's
+ * circle go on one by one, keyed by the larger of the chunk's bound and their
+ * latitude bound. A key that keeps the near side out (paging beyond a
+ * distance, a ring's hole) rejects exactly the points that would surface
+ * first: those are tested now, and a chunk too spread for a model is decided
+ * by its points' vectors (push_vector_points). Otherwise, without the model
+ * (a chunk too spread or too small, keys it cannot test), every point goes on
+ * one by one.
  */
 bool
 push_chunk_points(KnnSearch *s, SearchChunk *chunk, double chunk_bound)
@@ -382,9 +384,7 @@ push_chunk_points(KnnSearch *s, SearchChunk *chunk, double chunk_bound)
 	bool modelled =
 		(ck.n > 0 || ck.never || ck.complete) && chunk_chord_model(s, extent, chunk->n, &model);
 	if (!modelled && !chunk->in_region && s->keys.near_side_keys)
-	{
 		return push_vector_points(s, chunk, pts, chunk_bound);
-	}
 	if (!modelled)
 	{
 		for (int i = 0; i < chunk->n; i++)
@@ -646,10 +646,10 @@ push_child(KnnSearch *s, const ChildPages &c, double raw, const ChildRef &r)
  * key is never the least, and a NaN first key is the least). Most children of
  * a page never surface, so they are not kept in order: a scan finds the next
  * when one leaves (a heap's sifts cost more than the scans of the few
- * children a search takes from a page). The least key comes from four chains
- * of minima that start at the first key (minpd: a NaN never replaces one),
- * and then its first index, where a scan that kept the index beside the
- * minimum was one chain of dependent blends.
+ * children a search takes from a page). The least key comes from two chains
+ * of minima, two lanes each, that start at the first key (minpd: a NaN never
+ * replaces one), and then its first index, where a scan that kept the index
+ * beside the minimum was one chain of dependent blends.
  */
 int
 nearest_child(const ChildPages *c)
