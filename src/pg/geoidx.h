@@ -150,6 +150,8 @@ extern Page geoidx_locked_page(Relation index, Buffer buf);
 extern uint32 geoidx_index_format_of(Relation index);
 /* recent_buffer.cc: ReadBuffer of an index page, through the buffer it was last found in */
 extern Buffer geoidx_read_page_buffer(Relation index, BlockNumber blk);
+/* and the CPU asked for a page's first and last lines: of a page in hand, or where it was last
+ * found */
 extern void geoidx_prefetch_page_lines(Page page, int tail);
 extern void geoidx_prefetch_recent_page(Relation index, BlockNumber blk, int tail);
 extern uint32 geoidx_check_metapage(Relation index);
