@@ -57,8 +57,10 @@ check_link(Relation index, BlockNumber blk, BlockNumber target, const char *what
 		geoidx_corrupted(index, blk, "a %s points to block %u", what, target);
 }
 
-/* The tail of a page a visit reads: the chunk boxes (and tags, for a scan that reads them) and the
- * special space. */
+/*
+ * The tail of a page a visit reads: the chunk boxes (and tags, for a scan
+ * that reads them) and the special space.
+ */
 inline int
 page_tail(GeoidxScanOpaque so)
 {
